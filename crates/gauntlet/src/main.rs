@@ -1,0 +1,2 @@
+//! The `gauntlet` command line.
+fn main() {}

@@ -51,10 +51,9 @@ impl Env for TaskEnv {
 
     fn observe(&self, _agent: AgentId) -> Observation {
         match &self.instance {
-            Some(i) => Observation {
-                text: i.prompt.clone(),
-                anchor: format!("{}:{}:{}", i.task, i.level, i.seed),
-            },
+            Some(i) => {
+                Observation { text: i.prompt.clone(), anchor: format!("{}:{}:{}", i.task, i.level, i.seed) }
+            }
             None => Observation { text: String::new(), anchor: String::new() },
         }
     }

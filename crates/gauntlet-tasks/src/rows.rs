@@ -155,8 +155,9 @@ mod tests {
         assert_eq!(e.field, "data_source");
         let e = RowView::from_value(&json!({"data_source": "gauntlet/a"})).unwrap_err();
         assert_eq!(e.field, "reward_model");
-        let e = RowView::from_value(&json!({"data_source": "gauntlet/a", "reward_model": {"ground_truth": "{"}}))
-            .unwrap_err();
+        let e =
+            RowView::from_value(&json!({"data_source": "gauntlet/a", "reward_model": {"ground_truth": "{"}}))
+                .unwrap_err();
         assert_eq!(e.field, "reward_model.ground_truth");
         let e = RowView::from_value(
             &json!({"data_source": "gauntlet/a", "reward_model": {"ground_truth": {}}, "response": 3}),

@@ -1,0 +1,1 @@
+//! File helpers for the CLI: atomic writes and line-numbered JSONL reading.

@@ -1,9 +1,24 @@
-//! The `graph` category.
+//! The `graph` category: shortest paths, colouring, Hamiltonian paths and topological orders.
+//!
+//! Every family shows its graph as an edge list, one edge per line, with nodes named by letters
+//! or numbers ([`graph::Labels`]); the shared representation and parsers live in [`graph`].
+
+#[allow(clippy::module_inception)]
+pub mod graph;
+pub mod graph_coloring;
+pub mod hamiltonian_path;
+pub mod shortest_path;
+pub mod topological_order;
 
 use gauntlet_core::DynTask;
 use std::sync::Arc;
 
 /// Every family of this category, in listing order.
 pub fn families() -> Vec<Arc<dyn DynTask>> {
-    vec![]
+    vec![
+        Arc::new(shortest_path::ShortestPath),
+        Arc::new(graph_coloring::GraphColoring),
+        Arc::new(hamiltonian_path::HamiltonianPath),
+        Arc::new(topological_order::TopologicalOrder),
+    ]
 }

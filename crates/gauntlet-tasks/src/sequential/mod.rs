@@ -1,9 +1,22 @@
-//! The `sequential` category.
+//! The `sequential` category: planning problems whose answer is a sequence of moves or operations,
+//! verified by simulating it (so every valid plan is accepted).
+
+pub mod hanoi;
+pub mod moves;
+pub mod sliding_puzzle;
+pub mod sokoban;
+pub mod sokoban_map;
+pub mod stack_permutation;
 
 use gauntlet_core::DynTask;
 use std::sync::Arc;
 
 /// Every family of this category, in listing order.
 pub fn families() -> Vec<Arc<dyn DynTask>> {
-    vec![]
+    vec![
+        Arc::new(hanoi::Hanoi),
+        Arc::new(sliding_puzzle::SlidingPuzzle),
+        Arc::new(sokoban::Sokoban),
+        Arc::new(stack_permutation::StackPermutation),
+    ]
 }

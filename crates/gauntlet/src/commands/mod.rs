@@ -1,6 +1,11 @@
-//! Subcommand definitions (clap derive) and dispatch.
+//! Subcommand definitions (clap derive) and dispatch: one file per subcommand.
 
 mod advantages;
+mod bench;
+pub mod generate;
+mod solve;
+mod tasks;
+mod verify;
 
 use clap::{Parser, Subcommand};
 
@@ -16,6 +21,16 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// List the task families (name, category, kind, levels, description).
+    Tasks(tasks::TasksArgs),
+    /// Generate dataset rows (verl/TRL columns) for task families.
+    Generate(generate::GenerateArgs),
+    /// Add the oracle's response to every row.
+    Solve(solve::SolveArgs),
+    /// Score every row's `response`; one verdict per row, a per-task summary on stderr.
+    Verify(verify::VerifyArgs),
+    /// Measure generation and verification throughput per family (single thread).
+    Bench(bench::BenchArgs),
     /// Compute advantages for logged rollouts (JSONL in, JSONL out).
     Advantages(advantages::AdvantagesArgs),
 }
@@ -23,6 +38,11 @@ pub enum Command {
 /// Run a parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
+        Command::Tasks(args) => tasks::exec(args),
+        Command::Generate(args) => generate::exec(args),
+        Command::Solve(args) => solve::exec(args),
+        Command::Verify(args) => verify::exec(args),
+        Command::Bench(args) => bench::exec(args),
         Command::Advantages(args) => advantages::exec(args),
     }
 }

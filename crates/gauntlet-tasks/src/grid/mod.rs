@@ -1,9 +1,56 @@
-//! The `grid` category.
+//! The `grid` category: Latin-square and placement puzzles on a grid (Sudoku, Binairo, N-Queens,
+//! Futoshiki, magic squares).
+
+pub mod binairo;
+pub mod binairo_solver;
+pub mod futoshiki;
+pub mod futoshiki_solver;
+pub mod magic_square;
+pub mod n_queens;
+pub mod sudoku;
+pub mod sudoku_engine;
+pub mod sudoku_geom;
 
 use gauntlet_core::DynTask;
 use std::sync::Arc;
 
 /// Every family of this category, in listing order.
 pub fn families() -> Vec<Arc<dyn DynTask>> {
-    vec![]
+    vec![
+        Arc::new(sudoku::Sudoku),
+        Arc::new(binairo::Binairo),
+        Arc::new(n_queens::NQueens),
+        Arc::new(futoshiki::Futoshiki),
+        Arc::new(magic_square::MagicSquare),
+    ]
+}
+
+/// Most characters a grid answer may have before it is rejected unread (keeps verifiers fast).
+const MAX_ANSWER: usize = 20_000;
+
+/// Prepare a grid answer for [`crate::common::parse_grid`]: drop ruler lines made only of
+/// `-`, `+`, `=`, `_` and `|` (as in the prompt's box outlines); `Err` when the text is empty or
+/// too long.
+fn grid_text(answer: &str) -> Result<String, String> {
+    if answer.len() > MAX_ANSWER {
+        return Err(format!("answer longer than {MAX_ANSWER} characters"));
+    }
+    let kept: Vec<&str> = answer
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.chars().all(|c| c.is_whitespace() || "-+=_|".contains(c)))
+        .collect();
+    if kept.is_empty() {
+        return Err("empty answer".into());
+    }
+    Ok(kept.join("\n"))
+}
+
+/// A cell parser for [`crate::common::parse_grid`]: an integer in `lo..=hi`.
+fn int_in(lo: i64, hi: i64) -> impl Fn(&str) -> Option<i64> {
+    move |t: &str| t.parse::<i64>().ok().filter(|v| (lo..=hi).contains(v))
+}
+
+/// Whether `rows` is a `n × n` matrix.
+fn is_square<T>(rows: &[Vec<T>], n: usize) -> bool {
+    rows.len() == n && rows.iter().all(|r| r.len() == n)
 }

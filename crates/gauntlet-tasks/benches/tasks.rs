@@ -4,6 +4,8 @@
 //! For per-item medians, p99 and max, and a side-by-side with reasoning-gym, use `gauntlet bench`
 //! and `tools/bench_reasoning_gym.py` (see docs/benchmarks.md).
 
+#![allow(missing_docs)] // criterion_group! generates an undocumented pub fn.
+
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gauntlet_core::Difficulty;
 use std::hint::black_box;

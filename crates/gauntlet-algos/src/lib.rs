@@ -16,10 +16,11 @@
 //! - [`filters`], [`staleness`]: dynamic sampling, overlong and format shaping; the admission
 //!   controller for asynchronous rollouts.
 //!
-//! Design choice: the numerics follow verl's `verl/trainer/ppo/core_algos.py` term by term
-//! (the project's learning-signal reference, `ALGORITHMS.md`, records every detail), so a run here and a run in verl give the same advantages and
-//! losses on the same batch; golden vectors derived from those formulas by
-//! `tools/golden_algos.py` pin every estimator and loss in the tests. The aggregation
+//! Design choice: the numerics follow verl's `verl/trainer/ppo/core_algos.py` term by term (the
+//! project's learning-signal reference, `ALGORITHMS.md`, records every detail), so a run here
+//! and a run in verl give the same advantages and losses on the same batch; golden vectors
+//! derived from those formulas by `tools/golden_algos.py` pin every estimator and loss in the
+//! tests. The aggregation
 //! denominator is a value the caller computes once for the whole mini-batch and hands to every
 //! micro-batch: splitting a mini-batch can then never change the loss or its gradient.
 //!

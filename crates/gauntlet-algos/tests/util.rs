@@ -115,10 +115,6 @@ impl Rng {
         lo + (hi - lo) * self.uniform()
     }
 
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-
     pub fn matrix(&mut self, b: usize, t: usize, lo: f64, hi: f64) -> Tensor {
         let v: Vec<f64> = (0..b * t).map(|_| self.range(lo, hi)).collect();
         Tensor::from_vec(v, (b, t), &Device::Cpu).unwrap()

@@ -34,7 +34,7 @@ pub fn gae(
     masks: &[Vec<f64>],
     gamma: f64,
     lambda: f64,
-) -> Result<(Vec<Vec<f64>>, Vec<Vec<f64>>)> {
+) -> Result<super::AdvantagesAndReturns> {
     let mut raw = Vec::with_capacity(rewards.len());
     let mut returns = Vec::with_capacity(rewards.len());
     for ((r, v), m) in rewards.iter().zip(values).zip(masks) {

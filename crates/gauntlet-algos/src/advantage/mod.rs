@@ -49,6 +49,9 @@ mod stats;
 use std::fmt;
 use std::str::FromStr;
 
+/// Per-token advantages and per-token returns, one inner vector per row.
+pub type AdvantagesAndReturns = (Vec<Vec<f64>>, Vec<Vec<f64>>);
+
 pub use batch::{group_ids, AdvantageBatch, TurnInfo};
 pub use stats::{group_rows, masked_whiten, tile};
 

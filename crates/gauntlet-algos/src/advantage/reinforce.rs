@@ -22,7 +22,7 @@ pub fn reinforce_pp(
     rewards: &[Vec<f64>],
     masks: &[Vec<f64>],
     gamma: f64,
-) -> Result<(Vec<Vec<f64>>, Vec<Vec<f64>>)> {
+) -> Result<super::AdvantagesAndReturns> {
     let mut returns = Vec::with_capacity(rewards.len());
     for (r, m) in rewards.iter().zip(masks) {
         let mut g = vec![0.0; r.len()];
@@ -66,7 +66,7 @@ pub fn reinforce_pp_baseline(scores: &[f64], groups: &[usize], masks: &[Vec<f64>
 /// assert_eq!(a, vec![vec![0.75, 0.75]]);
 /// assert_eq!(g, vec![vec![1.0, 1.0]]);
 /// ```
-pub fn remax(rewards: &[Vec<f64>], baselines: &[f64], masks: &[Vec<f64>]) -> (Vec<Vec<f64>>, Vec<Vec<f64>>) {
+pub fn remax(rewards: &[Vec<f64>], baselines: &[f64], masks: &[Vec<f64>]) -> super::AdvantagesAndReturns {
     let mut adv = Vec::with_capacity(rewards.len());
     let mut ret = Vec::with_capacity(rewards.len());
     for ((r, m), b) in rewards.iter().zip(masks).zip(baselines) {

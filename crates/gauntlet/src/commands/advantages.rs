@@ -9,7 +9,7 @@
 //! `baseline` (ReMax), `seat` (integer), `task` (string); GiGPO turn rows add `trajectory`,
 //! `turn` (integer order within the trajectory), `anchor` and `step_reward`.
 
-use std::io::{BufWriter, Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context};
@@ -99,7 +99,7 @@ pub fn exec(args: AdvantagesArgs) -> anyhow::Result<()> {
         serde_json::to_writer(&mut buf, &row)?;
         buf.push(b'\n');
     }
-    write_output(args.output.as_deref(), &buf)
+    crate::io::emit(args.output.as_deref(), &buf)
 }
 
 /// Resolve flags into the library's config, refusing flags the estimator does not read.
@@ -165,8 +165,11 @@ fn read_input(path: Option<&Path>) -> anyhow::Result<String> {
     }
 }
 
+/// JSON object rows and their 1-based line numbers.
+type NumberedRows = (Vec<Map<String, Value>>, Vec<usize>);
+
 /// Non-blank lines parsed as JSON objects, with their 1-based line numbers.
-fn parse_rows(text: &str) -> anyhow::Result<(Vec<Map<String, Value>>, Vec<usize>)> {
+fn parse_rows(text: &str) -> anyhow::Result<NumberedRows> {
     let mut rows = Vec::new();
     let mut lines = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -313,28 +316,6 @@ fn floats(xs: &[f64]) -> Value {
     Value::Array(
         xs.iter().map(|x| serde_json::Number::from_f64(*x).map_or(Value::Null, Value::Number)).collect(),
     )
-}
-
-/// Write to `path` atomically (a temporary file in the same folder, then a rename), or stdout.
-fn write_output(path: Option<&Path>, bytes: &[u8]) -> anyhow::Result<()> {
-    let Some(path) = path else {
-        let mut out = BufWriter::new(std::io::stdout().lock());
-        out.write_all(bytes)?;
-        return Ok(out.flush()?);
-    };
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().ok_or_else(|| anyhow!("`{}` is not a file path", path.display()))?;
-    let tmp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
-    let write = || -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    };
-    write().map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        anyhow::Error::new(e).context(format!("cannot write `{}`", path.display()))
-    })
 }
 
 #[cfg(test)]

@@ -1,0 +1,135 @@
+//! Training throughput of a 0.86M-parameter Llama on the CPU: ms per forward + backward + AdamW
+//! step, optionally against PyTorch on the same architecture and batch in the same run.
+//!
+//! ```text
+//! cargo run --release -p gauntlet-model --example train_bench -- --threads 2 --steps 30 \
+//!     [--torch /tmp/venv-torch/bin/python] [--composite]
+//! ```
+//!
+//! Architecture (also in `tools/bench_torch_train.py`): vocab 256, hidden 128, 4 layers,
+//! 4 heads, 4 kv heads, intermediate 344, untied head; batch 32 × seq 64 random tokens;
+//! next-token cross-entropy; AdamW lr 1e-3, weight decay 0.01. Prints JSON lines; `cpu_ms_per_step`
+//! (process CPU time) is the figure to compare when other processes share the cores. The run
+//! re-executes itself with glibc malloc tunables that keep freed memory (`--system-malloc` to
+//! measure without); the PyTorch child gets the same environment.
+
+use std::time::Instant;
+
+use anyhow::Context;
+use candle_core::{Device, Tensor};
+use candle_nn::{AdamW, Optimizer, ParamsAdamW};
+use gauntlet_model::{checkpoint, logprobs::next_token_loss, Config};
+
+/// Large blocks from the heap (not `mmap`), and never trimmed back to the kernel.
+const MALLOC_TUNABLES: &str = "glibc.malloc.mmap_threshold=4294967295:glibc.malloc.trim_threshold=4294967295";
+
+fn arg(args: &[String], name: &str) -> Option<String> {
+    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1).cloned())
+}
+
+/// CPU seconds (user + system) this process has used, from `/proc/self/stat` (Linux; 0 elsewhere).
+/// Unlike wall time it barely moves when other processes compete for the cores.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+    let f: Vec<&str> = after.split_whitespace().collect();
+    // Fields 14 and 15 of the file (utime, stime) are the 12th and 13th after the `)`, in ticks
+    // of 1/100 s.
+    let tick = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
+    (tick(11) + tick(12)) / 100.0
+}
+
+fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().collect();
+    let threads: usize = arg(&args, "--threads").map(|s| s.parse()).transpose()?.unwrap_or(2);
+    let steps: usize = arg(&args, "--steps").map(|s| s.parse()).transpose()?.unwrap_or(30);
+    let warmup: usize = arg(&args, "--warmup").map(|s| s.parse()).transpose()?.unwrap_or(5);
+    let composite = args.iter().any(|a| a == "--composite");
+    // glibc returns large freed blocks to the kernel, so every step page-faults its activations
+    // back in (a fifth of the step). Keep them: rerun this binary with malloc tunables set,
+    // unless told not to (`--system-malloc`) or already done.
+    if std::env::var_os("GLIBC_TUNABLES").is_none() && !args.iter().any(|a| a == "--system-malloc") {
+        let status = std::process::Command::new(std::env::current_exe()?)
+            .args(&args[1..])
+            .env("GLIBC_TUNABLES", MALLOC_TUNABLES)
+            .status()?;
+        std::process::exit(status.code().unwrap_or(1));
+    }
+    // Both rayon's pool and candle's gemm read this before their first use.
+    std::env::set_var("RAYON_NUM_THREADS", threads.to_string());
+
+    let (batch, seq, vocab) = (32usize, 64usize, 256usize);
+    let mut cfg = Config::llama(vocab, 128, 4, 4, 4, 344);
+    cfg.max_position_embeddings = seq + 1;
+    let dev = Device::Cpu;
+    let (mut model, vars) = checkpoint::new_model(&cfg, &dev, 0)?;
+    model.fused = !composite;
+    let mut rng = gauntlet_core::Rng::new(0);
+    let ids: Vec<u32> = (0..batch * seq).map(|_| rng.below(vocab as u64) as u32).collect();
+    let ids = Tensor::from_vec(ids, (batch, seq), &dev)?;
+    let params = ParamsAdamW { lr: 1e-3, weight_decay: 0.01, ..Default::default() };
+    let mut opt = AdamW::new(vars.all_vars(), params)?;
+    // Seconds spent in forward, backward and the optimizer step, over the timed steps.
+    let mut parts = [0f64; 3];
+    let mut step = |parts: &mut [f64; 3]| -> anyhow::Result<f32> {
+        let t0 = Instant::now();
+        let loss = next_token_loss(&model.forward(&ids, None)?, &ids, None)?;
+        let t1 = Instant::now();
+        let grads = loss.backward()?;
+        let t2 = Instant::now();
+        opt.step(&grads)?;
+        let t3 = Instant::now();
+        parts[0] += (t1 - t0).as_secs_f64();
+        parts[1] += (t2 - t1).as_secs_f64();
+        parts[2] += (t3 - t2).as_secs_f64();
+        Ok(loss.to_scalar::<f32>()?)
+    };
+    for _ in 0..warmup {
+        step(&mut [0f64; 3])?;
+    }
+    let mut times = Vec::with_capacity(steps);
+    let mut loss = 0.0;
+    let cpu0 = cpu_seconds();
+    for _ in 0..steps {
+        let t0 = Instant::now();
+        loss = step(&mut parts)?;
+        times.push(t0.elapsed().as_secs_f64());
+    }
+    let cpu_ms = 1000.0 * (cpu_seconds() - cpu0) / steps as f64;
+    times.sort_by(f64::total_cmp);
+    let ms = 1000.0 * times[times.len() / 2];
+    let mean = 1000.0 * times.iter().sum::<f64>() / times.len() as f64;
+    let tps = (batch * seq) as f64 / (ms / 1000.0);
+    println!(
+        "{{\"impl\": \"candle\", \"fused\": {}, \"threads\": {threads}, \"params\": {}, \"batch\": {batch}, \"seq\": {seq}, \"ms_per_step\": {ms:.2}, \"ms_per_step_mean\": {mean:.2}, \"tokens_per_s\": {tps:.0}, \"cpu_ms_per_step\": {cpu_ms:.1}, \"final_loss\": {loss:.4}, \"ms_forward\": {:.2}, \"ms_backward\": {:.2}, \"ms_optimizer\": {:.2}}}",
+        !composite,
+        cfg.num_parameters(),
+        1000.0 * parts[0] / steps as f64,
+        1000.0 * parts[1] / steps as f64,
+        1000.0 * parts[2] / steps as f64,
+    );
+    if let Some(python) = arg(&args, "--torch") {
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tools/bench_torch_train.py");
+        let out = std::process::Command::new(&python)
+            .args([script, "--threads", &threads.to_string(), "--steps", &steps.to_string()])
+            .args(["--warmup", &warmup.to_string()])
+            .output()
+            .with_context(|| format!("run `{python}`"))?;
+        anyhow::ensure!(
+            out.status.success(),
+            "torch benchmark failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let line = String::from_utf8(out.stdout)?;
+        println!("{}", line.trim());
+        let torch: serde_json::Value = serde_json::from_str(line.trim())?;
+        let torch_ms = torch["ms_per_step"].as_f64().context("torch output lacks ms_per_step")?;
+        let torch_cpu = torch["cpu_ms_per_step"].as_f64().unwrap_or(f64::NAN);
+        println!(
+            "{{\"candle_throughput_vs_torch\": {:.3}, \"by_cpu_time\": {:.3}}}",
+            torch_ms / ms,
+            torch_cpu / cpu_ms
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,239 @@
+//! Causal grouped-query self-attention and the projections it is built from.
+//!
+//! For queries `Q` `[b, h, t, d]`, keys `K` and values `V` `[b, h_kv, T, d]` (after RoPE, with
+//! the KV cache's past prepended so `T ≥ t`):
+//!
+//! ```text
+//! A = softmax(Q Kᵀ / √d + M),   Y = A V,   out = o_proj(concat_heads(Y))
+//! ```
+//!
+//! `M` is additive: `0` where query `i` (at cache index `past + i`) may see key `j`
+//! (`j ≤ past + i` and key `j` is not padding), [`MASK_NEG`] elsewhere. The value is large and
+//! finite rather than `−∞` so that a padding query with no visible key gets a uniform, finite row
+//! instead of NaN (its output is never used).
+//!
+//! Grouped-query attention (Ainslie et al. 2023, <https://arxiv.org/abs/2305.13245>): query
+//! head `j` reads key/value head `j / (h / h_kv)`. Instead of copying each key/value head
+//! `h / h_kv` times (`repeat_kv` in `transformers`), the queries of one group are stacked into
+//! one matrix: `Q` is viewed as `[b, h_kv, (h/h_kv)·t, d]`, which multiplies `K` directly. The
+//! view is free because heads of a group are adjacent, and every op stays differentiable.
+//!
+//! The softmax is [`crate::fused::masked_softmax`] (one pass, hand-written backward) on the CPU,
+//! or `exp(x − max) / Σ exp(x − max)` from elementary ops elsewhere.
+
+use candle_core::{quantized::QMatMul, Module, Tensor, D};
+use candle_nn::VarBuilder;
+
+use crate::kv_cache::KvCache;
+use crate::rope::Rope;
+use crate::{fused, Result};
+
+/// Up to this many rows, [`Linear`] computes `(W xᵀ)ᵀ` rather than `x Wᵀ` (see `forward`).
+const SMALL_ROWS: usize = 16;
+
+/// Additive mask value for hidden keys.
+pub const MASK_NEG: f32 = -1e30;
+
+/// A linear map `y = x Wᵀ + b` with `W` `[out, in]` (Hugging Face layout), dense or quantized.
+#[derive(Debug, Clone)]
+pub enum Linear {
+    /// A trainable `f32` weight.
+    Dense {
+        /// `[out, in]`.
+        weight: Tensor,
+        /// `[out]`, if any.
+        bias: Option<Tensor>,
+    },
+    /// A GGUF-quantized weight (inference only).
+    Quantized {
+        /// The quantized `[out, in]` matrix.
+        weight: QMatMul,
+        /// `[out]`, if any (dequantized).
+        bias: Option<Tensor>,
+    },
+}
+
+impl Linear {
+    /// Loads `weight` (and `bias` when `bias` is true) under `vb`.
+    pub fn load(vb: VarBuilder, in_dim: usize, out_dim: usize, bias: bool) -> Result<Self> {
+        let weight = vb.get_with_hints((out_dim, in_dim), "weight", candle_nn::init::ZERO)?;
+        let bias = if bias { Some(vb.get_with_hints(out_dim, "bias", candle_nn::init::ZERO)?) } else { None };
+        Ok(Linear::Dense { weight, bias })
+    }
+
+    /// Applies the map to `x` `[..., in]`, giving `[..., out]`.
+    pub fn forward(&self, x: &Tensor) -> Result<Tensor> {
+        let (y, bias) = match self {
+            Linear::Dense { weight, bias } => {
+                let dims = x.dims().to_vec();
+                let (rows, inn) = (x.elem_count() / dims[dims.len() - 1], dims[dims.len() - 1]);
+                let x2 = x.reshape((rows, inn))?;
+                // Few rows (decoding): W·xᵀ streams W once instead of packing a transposed copy.
+                let y = if rows <= SMALL_ROWS {
+                    weight.matmul(&x2.t()?)?.t()?.contiguous()?
+                } else {
+                    x2.matmul(&weight.t()?)?
+                };
+                let mut out = dims;
+                *out.last_mut().expect("rank ≥ 1") = weight.dim(0)?;
+                (y.reshape(out)?, bias)
+            }
+            Linear::Quantized { weight, bias } => (weight.forward(x)?, bias),
+        };
+        Ok(match bias {
+            Some(b) => y.broadcast_add(b)?,
+            None => y,
+        })
+    }
+}
+
+/// The dense maps `parts` stacked into one (`W = [W₁; W₂; …]`, biases likewise), so that one
+/// matmul computes them all; `None` when a part is quantized, only some have a bias, or the
+/// weights are not trainable variables (then the copy per call would cost more than it saves).
+/// Stacking is a differentiable `cat`, so gradients flow back to each part's own weight.
+pub fn stacked(parts: &[&Linear]) -> Result<Option<Linear>> {
+    if !parts.iter().all(|p| matches!(p, Linear::Dense { weight, .. } if weight.is_variable())) {
+        return Ok(None);
+    }
+    let mut ws = Vec::with_capacity(parts.len());
+    let mut bs = Vec::with_capacity(parts.len());
+    for p in parts {
+        match p {
+            Linear::Dense { weight, bias } => {
+                ws.push(weight.clone());
+                bs.extend(bias.clone());
+            }
+            Linear::Quantized { .. } => return Ok(None),
+        }
+    }
+    let bias = match bs.len() {
+        0 => None,
+        n if n == parts.len() => Some(Tensor::cat(&bs, 0)?),
+        _ => return Ok(None),
+    };
+    Ok(Some(Linear::Dense { weight: Tensor::cat(&ws, 0)?, bias }))
+}
+
+/// Builds the additive mask `[b | 1, 1, t, past + t]` for `t` new queries after `past` cached
+/// keys; `key_valid` (row-major `[b, past + t]`, 1 = real token) hides padding keys.
+pub fn causal_mask(
+    t: usize,
+    past: usize,
+    key_valid: Option<(&[u8], usize)>,
+    device: &candle_core::Device,
+) -> Result<Tensor> {
+    let tk = past + t;
+    let rows = key_valid.map(|(_, b)| b).unwrap_or(1);
+    let mut m = vec![0f32; rows * t * tk];
+    for r in 0..rows {
+        for i in 0..t {
+            let row = &mut m[(r * t + i) * tk..][..tk];
+            for (j, v) in row.iter_mut().enumerate() {
+                let hidden = j > past + i || key_valid.is_some_and(|(kv, _)| kv[r * tk + j] == 0);
+                if hidden {
+                    *v = MASK_NEG;
+                }
+            }
+        }
+    }
+    Ok(Tensor::from_vec(m, (rows, 1, t, tk), device)?)
+}
+
+/// `softmax(scale · x + mask)` over the last dim from elementary, differentiable ops.
+pub fn masked_softmax_slow(x: &Tensor, mask: &Tensor, scale: f64) -> Result<Tensor> {
+    let z = (x * scale)?.broadcast_add(mask)?;
+    let mx = z.max_keepdim(D::Minus1)?.detach();
+    let e = z.broadcast_sub(&mx)?.exp()?;
+    Ok(e.broadcast_div(&e.sum_keepdim(D::Minus1)?)?)
+}
+
+/// One self-attention layer (`self_attn` in Hugging Face checkpoints).
+#[derive(Debug, Clone)]
+pub struct Attention {
+    /// `q_proj`.
+    pub q_proj: Linear,
+    /// `k_proj`.
+    pub k_proj: Linear,
+    /// `v_proj`.
+    pub v_proj: Linear,
+    /// `o_proj`.
+    pub o_proj: Linear,
+    /// Query heads.
+    pub n_heads: usize,
+    /// Key/value heads.
+    pub n_kv_heads: usize,
+    /// Width of one head.
+    pub head_dim: usize,
+}
+
+impl Attention {
+    /// Loads `q_proj`, `k_proj`, `v_proj`, `o_proj` under `vb` (`model.layers.N.self_attn`).
+    pub fn load(vb: VarBuilder, cfg: &crate::Config) -> Result<Self> {
+        let (h, d) = (cfg.hidden_size, cfg.head_dim());
+        let (nh, nkv) = (cfg.num_attention_heads, cfg.kv_heads());
+        Ok(Attention {
+            q_proj: Linear::load(vb.pp("q_proj"), h, nh * d, cfg.qkv_bias())?,
+            k_proj: Linear::load(vb.pp("k_proj"), h, nkv * d, cfg.qkv_bias())?,
+            v_proj: Linear::load(vb.pp("v_proj"), h, nkv * d, cfg.qkv_bias())?,
+            o_proj: Linear::load(vb.pp("o_proj"), nh * d, h, cfg.o_bias())?,
+            n_heads: nh,
+            n_kv_heads: nkv,
+            head_dim: d,
+        })
+    }
+
+    /// `x` `[b, t, hidden]` → `[b, t, hidden]`. `cos`/`sin` come from [`Rope::tables`]; `mask`
+    /// from [`causal_mask`]; with a cache, this layer's keys and values are appended to it.
+    #[allow(clippy::too_many_arguments)]
+    pub fn forward(
+        &self,
+        x: &Tensor,
+        rope: &Rope,
+        cos: &Tensor,
+        sin: &Tensor,
+        mask: &Tensor,
+        cache: Option<(&mut KvCache, usize)>,
+        fused: bool,
+    ) -> Result<Tensor> {
+        let (b, t, _) = x.dims3()?;
+        let (nh, nkv, d) = (self.n_heads, self.n_kv_heads, self.head_dim);
+        let (q, k, v) = match stacked(&[&self.q_proj, &self.k_proj, &self.v_proj])? {
+            // One matmul for q, k and v, then one pass per part to split heads (and rotate).
+            Some(qkv) if fused && fused::supported(x) && rope.is_half() => {
+                let qkv = qkv.forward(x)?;
+                (
+                    fused::heads(&qkv, cos, sin, 0, nh, d, true)?,
+                    fused::heads(&qkv, cos, sin, nh * d, nkv, d, true)?,
+                    fused::heads(&qkv, cos, sin, (nh + nkv) * d, nkv, d, false)?,
+                )
+            }
+            _ => {
+                let heads =
+                    |y: Tensor, n: usize| -> Result<Tensor> { Ok(y.reshape((b, t, n, d))?.transpose(1, 2)?) };
+                let q = rope.apply(&heads(self.q_proj.forward(x)?, nh)?, cos, sin)?;
+                let k = rope.apply(&heads(self.k_proj.forward(x)?, nkv)?, cos, sin)?;
+                (q, k, heads(self.v_proj.forward(x)?, nkv)?.contiguous()?)
+            }
+        };
+        let (k, v) = match cache {
+            Some((cache, layer)) => cache.append(layer, &k, &v)?,
+            None => (k, v),
+        };
+        let tk = k.dim(2)?;
+        let rep = nh / nkv;
+        // Stack each group's queries: [b, nkv, rep·t, d] · [b, nkv, d, T] = [b, nkv, rep·t, T].
+        // (Without grouping the reshapes are skipped: each is a node that backward pays for.)
+        let group =
+            |x: Tensor, shape: (usize, usize, usize, usize)| if rep == 1 { Ok(x) } else { x.reshape(shape) };
+        let scores = group(group(q, (b, nkv, rep * t, d))?.matmul(&k.t()?)?, (b, nh, t, tk))?;
+        let scale = 1.0 / (d as f64).sqrt();
+        let att = if fused && fused::supported(&scores) {
+            fused::masked_softmax(&scores, mask, scale)?
+        } else {
+            masked_softmax_slow(&scores, mask, scale)?
+        };
+        let y = group(group(att, (b, nkv, rep * t, tk))?.matmul(&v)?, (b, nh, t, d))?;
+        let y = y.transpose(1, 2)?.reshape((b, t, nh * d))?;
+        self.o_proj.forward(&y)
+    }
+}

@@ -1,0 +1,57 @@
+//! # gauntlet-model
+//!
+//! Candle transformer policies for gauntlet: one Llama-style decoder that loads real
+//! checkpoints and trains from scratch, plus everything needed to drive it as an agent.
+//!
+//! - [`Llama`] ([`llama`]): RoPE, RMSNorm, SwiGLU, grouped-query attention; [`Config`] and
+//!   tensor names follow Hugging Face `config.json`/`model.safetensors` for Llama and Qwen2.
+//! - [`logprobs`]: differentiable log-probs and entropies of given tokens.
+//! - [`sampling`]: batched sampling with a [`KvCache`] (temperature, top-p, top-k, stop
+//!   strings, max tokens), seeded, returning behaviour log-probs.
+//! - [`checkpoint`]: seeded initialisation, loading and atomic saving in the HF layout.
+//! - [`Tokenizer`] ([`tokenizer`]): a byte-level tokenizer for from-scratch models and
+//!   `tokenizer.json` for pretrained ones; [`ChatTemplate`] renders `tokenizer_config.json`'s
+//!   Jinja chat template with minijinja.
+//! - [`gguf`]: quantized GGUF models (llama.cpp files) behind the same model type, for inference.
+//!
+//! Design choice: candle's fused CPU ops (`rms_norm`, `softmax_last_dim`, `rope`, `sdpa`) have
+//! no backward, so a model built on them trains only its `lm_head`. Every op here is either an
+//! elementary candle op or a kernel of [`fused`] with a hand-written backward, checked against
+//! the elementary version; a test asserts that every parameter gets a finite, non-zero gradient.
+//!
+//! ```
+//! use candle_core::{Device, Tensor};
+//! use gauntlet_model::{checkpoint, Config};
+//! let cfg = Config::tiny(260);
+//! let (model, _vars) = checkpoint::new_model(&cfg, &Device::Cpu, 7).unwrap();
+//! let ids = Tensor::new(&[[1u32, 2, 3]], &Device::Cpu).unwrap();
+//! let logits = model.forward(&ids, None).unwrap();
+//! assert_eq!(logits.dims(), &[1, 3, 260]);
+//! ```
+#![deny(missing_docs)]
+
+mod attention;
+mod chat_template;
+pub mod checkpoint;
+mod config;
+mod error;
+pub mod fused;
+pub mod gguf;
+mod kv_cache;
+mod llama;
+pub mod logprobs;
+pub mod rope;
+pub mod sampling;
+mod tokenizer;
+
+pub use attention::{causal_mask, masked_softmax_slow, Attention, Linear, MASK_NEG};
+pub use chat_template::{ChatMessage, ChatTemplate, CHATML};
+pub use config::{Config, RopeStyle};
+pub use error::{Error, Result};
+pub use kv_cache::KvCache;
+pub use llama::{rms_norm_slow, Block, Llama, Mlp};
+pub use sampling::{generate, ChatModel, Completion, FinishReason, SamplingParams};
+pub use tokenizer::{Tokenizer, SPECIAL_TOKENS};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,241 @@
+//! The Llama-style decoder (Llama 2/3, SmolLM2, Qwen2), from differentiable candle ops.
+//!
+//! Following Touvron et al. 2023 (<https://arxiv.org/abs/2302.13971>) and the reference
+//! implementation `transformers/models/llama/modeling_llama.py`:
+//!
+//! ```text
+//! h₀ = E[ids]                                         (model.embed_tokens)
+//! a  = hₗ + Attn(RMSNorm(hₗ))                          (input_layernorm, self_attn)
+//! hₗ₊₁ = a + W_down(silu(W_gate n) ⊙ W_up n), n = RMSNorm(a)   (post_attention_layernorm, mlp)
+//! logits = RMSNorm(h_L) W_lmᵀ                          (model.norm, lm_head or E if tied)
+//! RMSNorm(x) = x ⊙ w / sqrt(mean(x²) + ε)
+//! ```
+//!
+//! Tensor names are exactly those of Hugging Face checkpoints (`model.embed_tokens.weight`,
+//! `model.layers.N.self_attn.q_proj.weight`, `model.layers.N.mlp.gate_proj.weight`,
+//! `model.norm.weight`, `lm_head.weight`, …), so [`Llama::load`] on a `VarBuilder` over a real
+//! `model.safetensors` loads the pretrained model, and over a `VarMap` creates a trainable one.
+//!
+//! Every op on the training path has a gradient: candle's fused `rms_norm`, `softmax_last_dim`
+//! and `rope` do not, so this module uses [`crate::fused`]'s kernels (hand-written backward) on
+//! the CPU and composite ops elsewhere (set [`Llama::fused`] to false to force the composite ops).
+//!
+//! Shapes: `ids` `[batch, t]` `u32`; `attention_mask` `[batch, t]` (1 = token, 0 = padding;
+//! left or right padding; positions count real tokens only); logits `[batch, t, vocab]` `f32`.
+
+use candle_core::{DType, Device, Tensor, D};
+use candle_nn::VarBuilder;
+
+use crate::attention::{causal_mask, Attention, Linear};
+use crate::kv_cache::KvCache;
+use crate::rope::{Positions, Rope};
+use crate::{fused, Config, Result};
+
+/// RMSNorm from elementary ops: `x ⊙ w / sqrt(mean(x²) + eps)`.
+pub fn rms_norm_slow(x: &Tensor, w: &Tensor, eps: f64) -> Result<Tensor> {
+    let r = (x.sqr()?.mean_keepdim(D::Minus1)? + eps)?.sqrt()?.recip()?;
+    Ok(x.broadcast_mul(&r)?.broadcast_mul(w)?)
+}
+
+/// The SwiGLU feed-forward block (`mlp`).
+#[derive(Debug, Clone)]
+pub struct Mlp {
+    /// `gate_proj`.
+    pub gate_proj: Linear,
+    /// `up_proj`.
+    pub up_proj: Linear,
+    /// `down_proj`.
+    pub down_proj: Linear,
+}
+
+impl Mlp {
+    fn load(vb: VarBuilder, cfg: &Config) -> Result<Self> {
+        let (h, i, b) = (cfg.hidden_size, cfg.intermediate_size, cfg.mlp_bias);
+        Ok(Mlp {
+            gate_proj: Linear::load(vb.pp("gate_proj"), h, i, b)?,
+            up_proj: Linear::load(vb.pp("up_proj"), h, i, b)?,
+            down_proj: Linear::load(vb.pp("down_proj"), i, h, b)?,
+        })
+    }
+
+    fn forward(&self, x: &Tensor, fused: bool) -> Result<Tensor> {
+        let h = match crate::attention::stacked(&[&self.gate_proj, &self.up_proj])? {
+            // One matmul with [W_gate; W_up], then SwiGLU on the two halves in one pass.
+            Some(gu) if fused && fused::supported(x) => fused::swiglu_cat(&gu.forward(x)?)?,
+            _ => {
+                let (g, u) = (self.gate_proj.forward(x)?, self.up_proj.forward(x)?);
+                if fused && fused::supported(&g) {
+                    fused::silu_mul(&g, &u)?
+                } else {
+                    (candle_nn::ops::silu(&g)? * u)?
+                }
+            }
+        };
+        self.down_proj.forward(&h)
+    }
+}
+
+/// One decoder block (`model.layers.N`).
+#[derive(Debug, Clone)]
+pub struct Block {
+    /// `input_layernorm.weight`.
+    pub input_layernorm: Tensor,
+    /// `self_attn`.
+    pub self_attn: Attention,
+    /// `post_attention_layernorm.weight`.
+    pub post_attention_layernorm: Tensor,
+    /// `mlp`.
+    pub mlp: Mlp,
+}
+
+/// A Llama/Qwen2 causal language model.
+#[derive(Debug, Clone)]
+pub struct Llama {
+    /// The configuration it was built from.
+    pub cfg: Config,
+    /// `model.embed_tokens.weight`, `[vocab, hidden]`.
+    pub embed_tokens: Tensor,
+    /// `model.layers`.
+    pub layers: Vec<Block>,
+    /// `model.norm.weight`.
+    pub norm: Tensor,
+    /// `lm_head` (the embedding matrix when `tie_word_embeddings`).
+    pub lm_head: Linear,
+    /// RoPE tables.
+    pub rope: Rope,
+    /// Use the fused CPU kernels (default true); false forces elementary candle ops.
+    pub fused: bool,
+}
+
+impl Llama {
+    /// Builds the model from tensors under `vb` with Hugging Face names.
+    ///
+    /// With a `VarBuilder` over a `VarMap`, missing tensors are created (zeros; norms ones) and
+    /// trainable: initialise them with [`crate::checkpoint::init_weights`].
+    pub fn load(vb: VarBuilder, cfg: &Config) -> Result<Self> {
+        cfg.validate()?;
+        let m = vb.pp("model");
+        let h = cfg.hidden_size;
+        let embed_tokens =
+            m.pp("embed_tokens").get_with_hints((cfg.vocab_size, h), "weight", candle_nn::init::ZERO)?;
+        let norm_w = |vb: VarBuilder| vb.get_with_hints(h, "weight", candle_nn::init::ONE);
+        let mut layers = Vec::with_capacity(cfg.num_hidden_layers);
+        for l in 0..cfg.num_hidden_layers {
+            let vb = m.pp("layers").pp(l);
+            layers.push(Block {
+                input_layernorm: norm_w(vb.pp("input_layernorm"))?,
+                self_attn: Attention::load(vb.pp("self_attn"), cfg)?,
+                post_attention_layernorm: norm_w(vb.pp("post_attention_layernorm"))?,
+                mlp: Mlp::load(vb.pp("mlp"), cfg)?,
+            });
+        }
+        let norm = norm_w(m.pp("norm"))?;
+        let lm_head = if cfg.tie_word_embeddings {
+            Linear::Dense { weight: embed_tokens.clone(), bias: None }
+        } else {
+            Linear::load(vb.pp("lm_head"), h, cfg.vocab_size, false)?
+        };
+        let rope = Rope::new(
+            cfg.head_dim(),
+            cfg.rope_theta,
+            cfg.max_position_embeddings,
+            cfg.rope_style,
+            vb.device(),
+        )?;
+        Ok(Llama { cfg: cfg.clone(), embed_tokens, layers, norm, lm_head, rope, fused: true })
+    }
+
+    /// The device the weights live on.
+    pub fn device(&self) -> &Device {
+        self.embed_tokens.device()
+    }
+
+    fn norm(&self, x: &Tensor, w: &Tensor) -> Result<Tensor> {
+        if self.fused && fused::supported(x) {
+            fused::rms_norm(x, w, self.cfg.rms_norm_eps)
+        } else {
+            rms_norm_slow(x, w, self.cfg.rms_norm_eps)
+        }
+    }
+
+    /// Full-sequence forward: logits `[batch, t, vocab]`.
+    ///
+    /// `attention_mask` (`[batch, t]`, any dtype, nonzero = token) hides padding keys and sets
+    /// positions to the count of real tokens before each one; without it every token is real.
+    pub fn forward(&self, ids: &Tensor, attention_mask: Option<&Tensor>) -> Result<Tensor> {
+        let (b, t) = ids.dims2()?;
+        let dev = ids.device();
+        let (positions, mask) = match attention_mask {
+            None => (Positions::Range { start: 0 }, causal_mask(t, 0, None, dev)?),
+            Some(am) => {
+                let valid: Vec<u8> = am
+                    .to_dtype(DType::F32)?
+                    .flatten_all()?
+                    .to_vec1::<f32>()?
+                    .iter()
+                    .map(|&v| u8::from(v != 0.0))
+                    .collect();
+                let mut cache = KvCache::new(0, b);
+                let pos = cache.extend(&valid, t)?;
+                let pos = Tensor::from_vec(pos, (b, t), dev)?;
+                (Positions::PerRow(pos), causal_mask(t, 0, Some((&valid, b)), dev)?)
+            }
+        };
+        let h = self.hidden(ids, &positions, &mask, None)?;
+        self.lm_head.forward(&h)
+    }
+
+    /// Incremental forward through `cache`: `ids` `[batch, t]` are the next `t` tokens of each
+    /// row (`valid` row-major `[batch, t]`, 1 = token, 0 = left padding; `None` = all real).
+    /// Returns logits `[batch, t, vocab]`, or `[batch, 1, vocab]` for the last token when
+    /// `last_only` (what sampling needs; skips the `lm_head` for the prompt).
+    pub fn forward_cached(
+        &self,
+        ids: &Tensor,
+        valid: Option<&[u8]>,
+        cache: &mut KvCache,
+        last_only: bool,
+    ) -> Result<Tensor> {
+        let (b, t) = ids.dims2()?;
+        let dev = ids.device();
+        let ones;
+        let valid = match valid {
+            Some(v) => v,
+            None => {
+                ones = vec![1u8; b * t];
+                &ones
+            }
+        };
+        let past = cache.len();
+        let pos = cache.extend(valid, t)?;
+        let pos = Tensor::from_vec(pos, (b, t), dev)?;
+        let mask = causal_mask(t, past, Some((cache.key_valid(), b)), dev)?;
+        let mut h = self.hidden(ids, &Positions::PerRow(pos), &mask, Some(cache))?;
+        if last_only {
+            h = h.narrow(1, t - 1, 1)?.contiguous()?;
+        }
+        self.lm_head.forward(&h)
+    }
+
+    /// The final hidden states `[batch, t, hidden]` (after `model.norm`).
+    fn hidden(
+        &self,
+        ids: &Tensor,
+        positions: &Positions,
+        mask: &Tensor,
+        mut cache: Option<&mut KvCache>,
+    ) -> Result<Tensor> {
+        let (b, t) = ids.dims2()?;
+        let mut x = self.embed_tokens.index_select(&ids.flatten_all()?, 0)?.reshape((b, t, ()))?;
+        let (cos, sin) = self.rope.tables(positions, t)?;
+        for (l, block) in self.layers.iter().enumerate() {
+            let n = self.norm(&x, &block.input_layernorm)?;
+            let c = cache.as_deref_mut().map(|c| (c, l));
+            let a = block.self_attn.forward(&n, &self.rope, &cos, &sin, mask, c, self.fused)?;
+            x = (x + a)?;
+            let n = self.norm(&x, &block.post_attention_layernorm)?;
+            x = (&x + block.mlp.forward(&n, self.fused)?)?;
+        }
+        self.norm(&x, &self.norm)
+    }
+}

@@ -1,0 +1,161 @@
+//! Model-level tests: gradients reach every parameter, fused kernels equal the composite ops,
+//! a tiny model learns, padding and the KV cache do not change the numbers.
+
+use candle_core::{Device, Tensor, Var};
+use candle_nn::{Optimizer, VarMap};
+
+use crate::logprobs::next_token_loss;
+use crate::{checkpoint, Config, KvCache, Llama};
+
+fn max_diff(a: &Tensor, b: &Tensor) -> f32 {
+    (a - b).unwrap().abs().unwrap().flatten_all().unwrap().max(0).unwrap().to_scalar().unwrap()
+}
+
+/// GQA (4 query / 2 kv heads), Qwen2 biases, untied head: every kind of parameter.
+fn qwen_like(vocab: usize) -> Config {
+    let mut cfg = Config::tiny(vocab);
+    cfg.model_type = "qwen2".into();
+    cfg
+}
+
+fn batch(dev: &Device) -> Tensor {
+    Tensor::new(&[[1u32, 5, 9, 2, 7, 3, 3, 8], [4, 4, 0, 11, 6, 2, 9, 1]], dev).unwrap()
+}
+
+fn grads_of(model: &Llama, ids: &Tensor) -> candle_core::backprop::GradStore {
+    next_token_loss(&model.forward(ids, None).unwrap(), ids, None).unwrap().backward().unwrap()
+}
+
+fn sorted_vars(vm: &VarMap) -> Vec<(String, Var)> {
+    let mut v: Vec<(String, Var)> =
+        vm.data().lock().unwrap().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    v.sort_by(|a, b| a.0.cmp(&b.0));
+    v
+}
+
+#[test]
+fn every_parameter_gets_a_finite_nonzero_gradient() {
+    let dev = Device::Cpu;
+    for (cfg, fused) in [(qwen_like(16), true), (qwen_like(16), false), (Config::tiny(16), true)] {
+        let mut cfg = cfg;
+        cfg.tie_word_embeddings = !fused;
+        let (mut model, vm) = checkpoint::new_model(&cfg, &dev, 1).unwrap();
+        model.fused = fused;
+        // Non-zero biases so that their gradients are generic.
+        for (name, var) in sorted_vars(&vm) {
+            if name.ends_with(".bias") {
+                var.set(&Tensor::randn(0f32, 0.1, var.shape(), &dev).unwrap()).unwrap();
+            }
+        }
+        let grads = grads_of(&model, &batch(&dev));
+        let vars = sorted_vars(&vm);
+        assert_eq!(vars.len(), checkpoint::tensor_names(&cfg).unwrap().len());
+        for (name, var) in vars {
+            let g = grads
+                .get(var.as_tensor())
+                .unwrap_or_else(|| panic!("no gradient for {name} (fused {fused})"));
+            let v: Vec<f32> = g.flatten_all().unwrap().to_vec1().unwrap();
+            assert!(v.iter().all(|x| x.is_finite()), "{name}: non-finite gradient");
+            let norm: f32 = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+            assert!(norm > 1e-8, "{name}: zero gradient (fused {fused})");
+        }
+    }
+}
+
+#[test]
+fn fused_kernels_match_composite_ops_in_value_and_gradient() {
+    let dev = Device::Cpu;
+    let (mut model, vm) = checkpoint::new_model(&qwen_like(16), &dev, 2).unwrap();
+    let ids = batch(&dev);
+    let mask = Tensor::new(&[[0u8, 0, 1, 1, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1, 0, 0]], &dev).unwrap();
+    let a = model.forward(&ids, Some(&mask)).unwrap();
+    let ga = grads_of(&model, &ids);
+    model.fused = false;
+    let b = model.forward(&ids, Some(&mask)).unwrap();
+    let gb = grads_of(&model, &ids);
+    assert!(max_diff(&a, &b) < 1e-4, "logits differ by {}", max_diff(&a, &b));
+    for (name, var) in sorted_vars(&vm) {
+        let (x, y) = (ga.get(var.as_tensor()).unwrap(), gb.get(var.as_tensor()).unwrap());
+        let scale =
+            y.abs().unwrap().flatten_all().unwrap().max(0).unwrap().to_scalar::<f32>().unwrap().max(1e-6);
+        assert!(max_diff(x, y) / scale < 1e-3, "{name}: gradients differ by {}", max_diff(x, y));
+    }
+}
+
+#[test]
+fn tiny_model_overfits_a_sequence() {
+    let dev = Device::Cpu;
+    let (model, vm) = checkpoint::new_model(&Config::tiny(16), &dev, 3).unwrap();
+    let ids = batch(&dev);
+    let mut opt = candle_nn::AdamW::new_lr(vm.all_vars(), 1e-2).unwrap();
+    let first =
+        next_token_loss(&model.forward(&ids, None).unwrap(), &ids, None).unwrap().to_scalar::<f32>().unwrap();
+    let mut last = first;
+    for _ in 0..40 {
+        let loss = next_token_loss(&model.forward(&ids, None).unwrap(), &ids, None).unwrap();
+        last = loss.to_scalar::<f32>().unwrap();
+        opt.backward_step(&loss).unwrap();
+    }
+    assert!(first > 2.0 && last < 0.3 * first, "loss {first} -> {last}");
+}
+
+/// Each row alone, unpadded: logits of its real tokens.
+fn alone(model: &Llama, row: &[u32]) -> Tensor {
+    let ids = Tensor::new(row, &Device::Cpu).unwrap().unsqueeze(0).unwrap();
+    model.forward(&ids, None).unwrap().squeeze(0).unwrap()
+}
+
+#[test]
+fn padding_mask_gives_the_unpadded_logits() {
+    let dev = Device::Cpu;
+    let (model, _) = checkpoint::new_model(&qwen_like(16), &dev, 4).unwrap();
+    // Row 0 left-padded by 2, row 1 right-padded by 3.
+    let ids = Tensor::new(&[[0u32, 0, 3, 4, 5, 6], [7, 8, 9, 0, 0, 0]], &dev).unwrap();
+    let mask = Tensor::new(&[[0f32, 0., 1., 1., 1., 1.], [1., 1., 1., 0., 0., 0.]], &dev).unwrap();
+    let out = model.forward(&ids, Some(&mask)).unwrap();
+    let r0 = out.get(0).unwrap().narrow(0, 2, 4).unwrap();
+    let r1 = out.get(1).unwrap().narrow(0, 0, 3).unwrap();
+    assert!(max_diff(&r0, &alone(&model, &[3, 4, 5, 6])) < 1e-4);
+    assert!(max_diff(&r1, &alone(&model, &[7, 8, 9])) < 1e-4);
+}
+
+#[test]
+fn cached_decoding_gives_the_full_forward_logits() {
+    let dev = Device::Cpu;
+    let (model, _) = checkpoint::new_model(&qwen_like(16), &dev, 5).unwrap();
+    let rows: [&[u32]; 2] = [&[3, 4, 5, 6, 1, 2, 7], &[9, 10, 1, 2, 3]];
+    // Prompts of 4 and 2 tokens, left-padded to 4; then 3 decoding steps of one token each.
+    let prompt = Tensor::new(&[[3u32, 4, 5, 6], [0, 0, 9, 10]], &dev).unwrap();
+    let mut cache = KvCache::new(model.layers.len(), 2);
+    let mut got =
+        vec![model.forward_cached(&prompt, Some(&[1, 1, 1, 1, 0, 0, 1, 1]), &mut cache, true).unwrap()];
+    for step in 0..3 {
+        let next = Tensor::new(&[[rows[0][4 + step]], [rows[1][2 + step]]], &dev).unwrap();
+        got.push(model.forward_cached(&next, None, &mut cache, false).unwrap());
+    }
+    let full = [alone(&model, rows[0]), alone(&model, rows[1])];
+    for (step, logits) in got.iter().enumerate() {
+        for r in 0..2 {
+            let want = full[r].get([3 + step, 1 + step][r]).unwrap();
+            let d = max_diff(&logits.get(r).unwrap().squeeze(0).unwrap(), &want);
+            assert!(d < 1e-4, "row {r} step {step}: {d}");
+        }
+    }
+}
+
+#[test]
+fn cache_grows_past_one_chunk() {
+    let dev = Device::Cpu;
+    let mut cfg = Config::tiny(16);
+    cfg.num_hidden_layers = 1;
+    let (model, _) = checkpoint::new_model(&cfg, &dev, 6).unwrap();
+    let n = KvCache::CHUNK + 3;
+    let row: Vec<u32> = (0..n as u32).map(|i| i % 16).collect();
+    let mut cache = KvCache::new(1, 1);
+    let ids = Tensor::new(&row[..n - 1], &dev).unwrap().unsqueeze(0).unwrap();
+    model.forward_cached(&ids.narrow(1, 0, KvCache::CHUNK - 1).unwrap(), None, &mut cache, true).unwrap();
+    let rest = ids.narrow(1, KvCache::CHUNK - 1, n - KvCache::CHUNK).unwrap();
+    let last = model.forward_cached(&rest, None, &mut cache, true).unwrap();
+    let full = alone(&model, &row[..n - 1]);
+    assert!(max_diff(&last.squeeze(0).unwrap().squeeze(0).unwrap(), &full.get(n - 2).unwrap()) < 1e-4);
+}

@@ -148,8 +148,14 @@ impl Config {
     pub fn from_file(path: impl AsRef<Path>) -> Result<Self> {
         let path = path.as_ref();
         let text = std::fs::read_to_string(path).map_err(|e| Error::io("read", path, e))?;
-        let cfg: Config =
+        let mut cfg: Config =
             serde_json::from_str(&text).map_err(|source| Error::Json { path: path.into(), source })?;
+        // transformers ≥ 5 writes `rope_parameters: {rope_theta, rope_type}` instead of `rope_theta`.
+        if let Some(theta) =
+            cfg.extra.get("rope_parameters").and_then(|r| r.get("rope_theta")).and_then(|t| t.as_f64())
+        {
+            cfg.rope_theta = theta;
+        }
         cfg.validate()?;
         Ok(cfg)
     }
@@ -236,6 +242,11 @@ impl Config {
         if let Some(s) = self.extra.get("rope_scaling") {
             if !s.is_null() {
                 return bad(format!("`rope_scaling` {s} is not supported"));
+            }
+        }
+        if let Some(kind) = self.extra.get("rope_parameters").and_then(|r| r.get("rope_type")) {
+            if kind != "default" {
+                return bad(format!("`rope_parameters.rope_type` {kind} is not supported (only `default`)"));
             }
         }
         Ok(())

@@ -12,12 +12,23 @@
 //! - [`Tokenizer`] ([`tokenizer`]): a byte-level tokenizer for from-scratch models and
 //!   `tokenizer.json` for pretrained ones; [`ChatTemplate`] renders `tokenizer_config.json`'s
 //!   Jinja chat template with minijinja.
-//! - [`gguf`]: quantized GGUF models (llama.cpp files) behind the same model type, for inference.
+//! - [`gguf`]: GGUF models (llama.cpp files, e.g. SmolLM2-135M-Instruct Q4_1) behind the same
+//!   model type and sampling interface, for inference (dequantized to `f32` up to 1B parameters,
+//!   quantized kernels above).
+//!
+//! Compatibility with `transformers` is checked against reference logits of tiny random Llama
+//! and Qwen2 checkpoints written by `tests/fixtures/make_hf_fixtures.py`.
 //!
 //! Design choice: candle's fused CPU ops (`rms_norm`, `softmax_last_dim`, `rope`, `sdpa`) have
 //! no backward, so a model built on them trains only its `lm_head`. Every op here is either an
 //! elementary candle op or a kernel of [`fused`] with a hand-written backward, checked against
 //! the elementary version; a test asserts that every parameter gets a finite, non-zero gradient.
+//!
+//! Performance notes (measured in `docs/benchmarks.md`): benchmark release builds only (the
+//! workspace's dev profile keeps `debug-assertions` in candle and gemm, halving their speed), and
+//! run training binaries with
+//! `GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4294967295:glibc.malloc.trim_threshold=4294967295`
+//! so that glibc keeps freed activations instead of page-faulting them back every step.
 //!
 //! ```
 //! use candle_core::{Device, Tensor};

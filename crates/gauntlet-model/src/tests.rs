@@ -159,3 +159,30 @@ fn cache_grows_past_one_chunk() {
     let full = alone(&model, &row[..n - 1]);
     assert!(max_diff(&last.squeeze(0).unwrap().squeeze(0).unwrap(), &full.get(n - 2).unwrap()) < 1e-4);
 }
+
+/// Tiny random checkpoints written by `transformers` (`tests/fixtures/make_hf_fixtures.py`)
+/// load through `checkpoint::load` and give `transformers`' logits, padding included.
+#[test]
+fn transformers_reference_logits() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    for name in ["tiny-llama", "tiny-qwen2"] {
+        let dir = root.join(name);
+        let (model, _, cfg) = checkpoint::load(&dir, &Device::Cpu).unwrap();
+        let text = std::fs::read_to_string(dir.join("logits.json")).unwrap();
+        let want: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let ids: Vec<Vec<u32>> = serde_json::from_value(want["ids"].clone()).unwrap();
+        let mask: Vec<Vec<u8>> = serde_json::from_value(want["mask"].clone()).unwrap();
+        let logits: Vec<Vec<Vec<f32>>> = serde_json::from_value(want["logits"].clone()).unwrap();
+        let ids = Tensor::new(ids, &Device::Cpu).unwrap();
+        let mask = Tensor::new(mask.clone(), &Device::Cpu).unwrap();
+        let want = Tensor::new(logits, &Device::Cpu).unwrap();
+        let got = model.forward(&ids, Some(&mask)).unwrap();
+        // Row 1 is left-padded by two tokens: compare its real positions only.
+        let d0 = max_diff(&got.get(0).unwrap(), &want.get(0).unwrap());
+        let d1 = max_diff(
+            &got.get(1).unwrap().narrow(0, 2, 5).unwrap(),
+            &want.get(1).unwrap().narrow(0, 2, 5).unwrap(),
+        );
+        assert!(d0 < 1e-4 && d1 < 1e-4, "{name} ({}): logits differ by {d0} / {d1}", cfg.model_type);
+    }
+}

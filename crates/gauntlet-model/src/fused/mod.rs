@@ -1,0 +1,123 @@
+//! Fused CPU kernels with a backward pass: RoPE, masked softmax, RMSNorm, SwiGLU, log-probs.
+//!
+//! candle's own fused ops (`softmax_last_dim`, `rms_norm`, `rope`) are not tracked by autograd,
+//! so training through them silently leaves every parameter before them frozen. The kernels here
+//! are `CustomOp`s whose `bwd` is written out by hand, so they are both fast (one pass over the
+//! data, rows split across rayon threads) and trainable. Each has a composite reference built from
+//! elementary candle ops in the module that uses it, and the tests here check forward and backward
+//! against those references.
+//!
+//! Backward formulas (row-wise; `g` is the incoming gradient, `·` an inner product over the row):
+//!
+//! ```text
+//! softmax  y = softmax(s·x + m)       dx = s · y ⊙ (g − g·y)
+//! rmsnorm  y = x ⊙ w · r, r = (mean(x²)+ε)^-½
+//!                                     dx = r (g⊙w) − x r³ (g⊙w·x) / d,   dw = Σ_rows g ⊙ x r
+//! swiglu   y = silu(a) ⊙ u            da = g u σ(a)(1 + a(1 − σ(a))),   du = g silu(a)
+//! rope     y = R(θ) x                 dx = R(−θ) g   (also fused with the head split, [`heads`])
+//! logprob  y = z_t − logsumexp(z)     dz = g (onehot(t) − softmax(z))
+//! ```
+//!
+//! Inputs must be `f32` on the CPU; the callers fall back to the composite ops otherwise.
+
+mod attention;
+mod mlp;
+
+pub use attention::{heads, masked_softmax, rope};
+pub use mlp::{rms_norm, silu_mul, swiglu_cat, token_logprobs};
+
+use candle_core::{CpuStorage, Layout, Shape, Storage, Tensor};
+
+pub(crate) type CResult<T> = candle_core::Result<T>;
+
+/// The contiguous `f32` slice behind a CPU storage and layout.
+pub(crate) fn slice<'a>(s: &'a CpuStorage, l: &Layout, what: &str) -> CResult<&'a [f32]> {
+    let data = s.as_slice::<f32>()?;
+    match l.contiguous_offsets() {
+        Some((a, b)) => Ok(&data[a..b]),
+        None => candle_core::bail!("{what}: input must be contiguous"),
+    }
+}
+
+/// Runs `f` on the contiguous `f32` data of a CPU tensor.
+pub(crate) fn with_data<R>(t: &Tensor, f: impl FnOnce(&[f32]) -> CResult<R>) -> CResult<R> {
+    let t = t.contiguous()?;
+    let (s, l) = t.storage_and_layout();
+    match &*s {
+        Storage::Cpu(c) => f(slice(c, l, "fused op")?),
+        _ => candle_core::bail!("fused ops run on the CPU only"),
+    }
+}
+
+pub(crate) fn out(v: Vec<f32>, shape: &Shape) -> (CpuStorage, Shape) {
+    (CpuStorage::F32(v), shape.clone())
+}
+
+/// Smallest chunk of rows one rayon task handles.
+pub(crate) const MIN_ROWS: usize = 16;
+
+/// Whether the fused kernels can run on `t` (an `f32` tensor on the CPU).
+pub fn supported(t: &Tensor) -> bool {
+    t.device().is_cpu() && t.dtype() == candle_core::DType::F32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use candle_core::{Device, Var, D};
+
+    /// Compares `fast` and `slow` (functions of `x`) in value and in the gradient of a random
+    /// linear functional of their output.
+    fn same(x: &Var, fast: impl Fn(&Tensor) -> Tensor, slow: impl Fn(&Tensor) -> Tensor) {
+        let (a, b) = (fast(x.as_tensor()), slow(x.as_tensor()));
+        assert_eq!(a.dims(), b.dims());
+        let diff = |p: &Tensor, q: &Tensor| {
+            (p - q).unwrap().abs().unwrap().max_all().unwrap().to_scalar::<f32>().unwrap()
+        };
+        assert!(diff(&a, &b) < 1e-5, "values differ by {}", diff(&a, &b));
+        let w = Tensor::randn(0f32, 1.0, a.shape(), &Device::Cpu).unwrap();
+        let ga = (a * &w).unwrap().sum_all().unwrap().backward().unwrap().get(x).unwrap().clone();
+        let gb = (b * &w).unwrap().sum_all().unwrap().backward().unwrap().get(x).unwrap().clone();
+        assert!(diff(&ga, &gb) < 1e-4, "gradients differ by {}", diff(&ga, &gb));
+    }
+
+    #[test]
+    fn heads_equal_transpose_then_rope() {
+        let dev = Device::Cpu;
+        let (b, t, d) = (2, 3, 4);
+        let x = Var::from_tensor(&Tensor::randn(0f32, 1.0, (b, t, 4 * d), &dev).unwrap()).unwrap();
+        let cos = Tensor::randn(0f32, 1.0, (b, t, d / 2), &dev).unwrap();
+        let sin = Tensor::randn(0f32, 1.0, (b, t, d / 2), &dev).unwrap();
+        for (col, n, rotate) in [(0, 2, true), (2 * d, 1, true), (3 * d, 1, false)] {
+            same(
+                &x,
+                |x| heads(x, &cos, &sin, col, n, d, rotate).unwrap(),
+                |x| {
+                    let h = x.narrow(D::Minus1, col, n * d).unwrap().reshape((b, t, n, d)).unwrap();
+                    let h = h.transpose(1, 2).unwrap().contiguous().unwrap();
+                    if rotate {
+                        crate::rope::rope_half_slow(&h, &cos, &sin).unwrap()
+                    } else {
+                        h
+                    }
+                },
+            );
+        }
+    }
+
+    #[test]
+    fn swiglu_cat_and_rms_norm_equal_their_composites() {
+        let dev = Device::Cpu;
+        let x = Var::from_tensor(&Tensor::randn(0f32, 2.0, (3, 5, 8), &dev).unwrap()).unwrap();
+        same(
+            &x,
+            |x| swiglu_cat(x).unwrap(),
+            |x| {
+                let (a, u) = (x.narrow(D::Minus1, 0, 4).unwrap(), x.narrow(D::Minus1, 4, 4).unwrap());
+                (candle_nn::ops::silu(&a).unwrap() * u).unwrap()
+            },
+        );
+        let w = Tensor::randn(0f32, 1.0, 8, &dev).unwrap();
+        same(&x, |x| rms_norm(x, &w, 1e-5).unwrap(), |x| crate::rms_norm_slow(x, &w, 1e-5).unwrap());
+    }
+}

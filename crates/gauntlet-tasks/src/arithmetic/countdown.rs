@@ -33,9 +33,8 @@
 //! **Failure modes**: using a number twice, using a number that is not given, near misses (the
 //! reason states the value reached).
 
-use super::expr::{check_numbers, strip_equals, Expr, Syntax};
+use super::expr::verify_expression;
 use super::reach::{self, Rules};
-use crate::common::clip;
 use gauntlet_core::{Category, Difficulty, Rng, Score, Task, TaskSpec};
 use serde::{Deserialize, Serialize};
 
@@ -153,33 +152,13 @@ impl Task for Countdown {
     }
 
     fn verify(&self, p: &CountdownProblem, answer: &str) -> Score {
-        if p.numbers.is_empty() || p.numbers.len() > reach::MAX_NUMBERS {
-            return Score::wrong(format!("malformed problem: {} numbers", p.numbers.len()));
-        }
-        if answer.trim().is_empty() {
-            return Score::unparsable("empty answer");
-        }
-        let body = match strip_equals(answer, p.target) {
-            Ok(b) => b,
-            Err(e) => return Score::unparsable(e),
-        };
-        let expr = match Expr::parse(body, &Syntax::default()) {
-            Ok(e) => e,
-            Err(e) => return Score::unparsable(format!("{e} in `{}`", clip(body.trim(), 40))),
-        };
-        if let Err(e) = check_numbers(&expr.numbers(), &p.numbers, false) {
-            return Score::wrong(e);
-        }
-        match expr.eval(&[]) {
-            Err(e) => Score::wrong(e),
-            Ok(v) if v.as_int() == Some(p.target) => Score::correct(),
-            Ok(v) => Score::wrong(format!("evaluates to {v}, not {}", p.target)),
-        }
+        verify_expression(&p.numbers, p.target, answer, false)
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::expr::{Expr, Syntax};
     use super::*;
 
     fn p(numbers: &[i64], target: i64) -> CountdownProblem {

@@ -428,6 +428,36 @@ pub fn strip_equals(answer: &str, target: i64) -> Result<&str, String> {
     }
 }
 
+/// The verifier shared by `countdown` (`use_all = false`: any subset, each number at most once)
+/// and `game_of_24` (`use_all = true`: every number exactly once): parse the expression (an
+/// optional trailing `= target` is allowed), check the numbers it uses against `numbers`, and
+/// compare its exact value with `target`.
+pub fn verify_expression(numbers: &[i64], target: i64, answer: &str, use_all: bool) -> gauntlet_core::Score {
+    use gauntlet_core::Score;
+    if numbers.is_empty() || numbers.len() > super::reach::MAX_NUMBERS {
+        return Score::wrong(format!("malformed problem: {} numbers", numbers.len()));
+    }
+    if answer.trim().is_empty() {
+        return Score::unparsable("empty answer");
+    }
+    let body = match strip_equals(answer, target) {
+        Ok(b) => b,
+        Err(e) => return Score::unparsable(e),
+    };
+    let expr = match Expr::parse(body, &Syntax::default()) {
+        Ok(e) => e,
+        Err(e) => return Score::unparsable(format!("{e} in `{}`", clip(body.trim(), 40))),
+    };
+    if let Err(e) = check_numbers(&expr.numbers(), numbers, use_all) {
+        return Score::wrong(e);
+    }
+    match expr.eval(&[]) {
+        Err(e) => Score::wrong(e),
+        Ok(v) if v.as_int() == Some(target) => Score::correct(),
+        Ok(v) => Score::wrong(format!("evaluates to {v}, not {target}")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

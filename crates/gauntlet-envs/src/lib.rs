@@ -37,6 +37,11 @@ pub trait ScriptedEnv: Env {
     /// history), so its trajectories are valid demonstrations.
     fn oracle_action(&self, rng: &mut Rng) -> String;
 
+    /// Whether the finished (or current) episode is a success: the goal reached for single-agent
+    /// environments, a win for seat 0 in games. Used for success rates in tests, evaluation and
+    /// curricula.
+    fn success(&self) -> bool;
+
     /// A uniformly random legal action for the seat to act.
     fn random_action(&self, rng: &mut Rng) -> String {
         let legal = self.legal_actions();
@@ -53,6 +58,10 @@ pub struct EnvEntry {
     pub kind: EnvKind,
     /// Number of seats.
     pub seats: usize,
+    /// The documented minimum success rate of the scripted oracle at levels 1..=5 over 200 seeds
+    /// (1.0 for exact solvers; for games, the oracle's win-or-draw rate as seat 0 against the
+    /// random policy). The conformance tests hold every environment to it.
+    pub oracle_success: [f64; 5],
     /// Builds a fresh environment (call `reset` before use).
     pub make: fn() -> Box<dyn ScriptedEnv>,
 }

@@ -1,0 +1,141 @@
+//! Tests of the text multi-turn environments: the generic bar (oracle success, random baseline,
+//! determinism, fuzz) held per environment until the shared conformance test covers them, plus
+//! environment-specific rule checks.
+
+use gauntlet_core::{AgentId, Difficulty, Rng};
+use gauntlet_envs::{make, registry, ScriptedEnv};
+
+const SEEDS: u64 = 200;
+
+/// Run one episode with a policy; returns whether it succeeded.
+fn run(env: &mut dyn ScriptedEnv, seed: u64, level: u8, oracle: bool) -> bool {
+    env.reset(seed, Difficulty::new(level).unwrap()).unwrap();
+    let mut rng = Rng::new(seed ^ 0xabcdef);
+    let mut steps = 0;
+    while let Some(a) = env.to_act() {
+        let action = if oracle { env.oracle_action(&mut rng) } else { env.random_action(&mut rng) };
+        let fb = env.act(a, &format!("<answer>{action}</answer>"));
+        if oracle {
+            assert!(!fb.invalid && !fb.format_error, "{} oracle made an illegal move `{action}`: {}", env.spec().name, fb.message);
+        }
+        steps += 1;
+        assert!(steps < 10_000, "episode does not end");
+    }
+    env.success()
+}
+
+/// Success rates of the oracle and the random policy per level.
+fn rates(name: &str) -> ([f64; 5], [f64; 5]) {
+    let mut env = make(name).unwrap();
+    let mut o = [0.0; 5];
+    let mut r = [0.0; 5];
+    for level in 1..=5u8 {
+        let (mut so, mut sr) = (0, 0);
+        for seed in 0..SEEDS {
+            so += run(env.as_mut(), seed, level, true) as u32;
+            sr += run(env.as_mut(), seed, level, false) as u32;
+        }
+        o[level as usize - 1] = so as f64 / SEEDS as f64;
+        r[level as usize - 1] = sr as f64 / SEEDS as f64;
+    }
+    (o, r)
+}
+
+/// The generic bar: documented oracle success reached, random much worse, determinism, fuzz.
+fn bar(name: &str) {
+    let entry = registry().into_iter().find(|e| e.name == name).expect("registered");
+    let (o, r) = rates(name);
+    println!("{name}: oracle {o:?} random {r:?}");
+    for l in 0..5 {
+        assert!(o[l] >= entry.oracle_success[l], "{name} level {}: oracle {} < documented {}", l + 1, o[l], entry.oracle_success[l]);
+    }
+    let (mo, mr) = (o.iter().sum::<f64>() / 5.0, r.iter().sum::<f64>() / 5.0);
+    assert!(mr < 0.5 * mo, "{name}: random {mr} is not much worse than oracle {mo}");
+    determinism(name);
+    fuzz(name);
+}
+
+fn trace(name: &str, seed: u64, level: u8) -> Vec<String> {
+    let mut env = make(name).unwrap();
+    env.reset(seed, Difficulty::new(level).unwrap()).unwrap();
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(a) = env.to_act() {
+        let obs = env.observe(a);
+        out.push(obs.text);
+        out.push(obs.anchor);
+        let action = if i % 3 == 0 { env.random_action(&mut rng) } else { env.oracle_action(&mut rng) };
+        out.push(format!("{:?}", env.act(a, &action)));
+        i += 1;
+    }
+    out.push(format!("{:?}", env.returns()));
+    out
+}
+
+fn determinism(name: &str) {
+    for level in 1..=5 {
+        for seed in [1, 77] {
+            assert_eq!(trace(name, seed, level), trace(name, seed, level), "{name} is not deterministic");
+        }
+    }
+}
+
+fn fuzz(name: &str) {
+    let junk = [
+        "", "   ", "\0", "<answer></answer>", "<answer><answer>x</answer></answer>", "🦀🦀🦀",
+        "go to", "take", "put", "answer", "calc ((((((((1", "calc 99999999999*99999999999*99999999999",
+        "calc 1/0", "is it", "it is", "-1", "0", "99999999999999999999999", "aaaaa", "12345678",
+    ];
+    let mut env = make(name).unwrap();
+    let huge = "x".repeat(100_000);
+    let nested = "(".repeat(5_000);
+    for level in 1..=5 {
+        for seed in 0..5u64 {
+            env.reset(seed, Difficulty::new(level).unwrap()).unwrap();
+            let mut rng = Rng::new(seed);
+            let mut n = 0;
+            while let Some(a) = env.to_act() {
+                let pick = rng.index(junk.len() + 3);
+                let resp = match pick {
+                    p if p < junk.len() => junk[p].to_string(),
+                    p if p == junk.len() => huge.clone(),
+                    p if p == junk.len() + 1 => format!("calc {nested}"),
+                    _ => env.random_action(&mut rng),
+                };
+                let _ = env.observe(a);
+                env.act(a, &resp);
+                n += 1;
+                assert!(n < 10_000);
+            }
+            let fb = env.act(AgentId(0), "anything");
+            assert!(fb.done && fb.invalid, "{name}: acting after the end");
+        }
+    }
+}
+
+fn step(env: &mut dyn ScriptedEnv, action: &str) -> gauntlet_core::Feedback {
+    env.act(AgentId(0), &format!("<answer>{action}</answer>"))
+}
+
+// ---- guess_number ----
+
+#[test]
+fn guess_number_bar() {
+    bar("guess_number");
+}
+
+#[test]
+fn guess_number_answers() {
+    let mut env = make("guess_number").unwrap();
+    env.reset(3, Difficulty::new(1).unwrap()).unwrap();
+    let fb = step(env.as_mut(), "11");
+    assert!(fb.invalid && !fb.done);
+    let fb = step(env.as_mut(), "five");
+    assert!(fb.format_error);
+    let mut rng = Rng::new(0);
+    let first = env.oracle_action(&mut rng);
+    assert_eq!(first, "5");
+    let fb = step(env.as_mut(), "5");
+    assert!(fb.message.contains("higher") || fb.message.contains("lower") || fb.message.contains("correct"));
+}

@@ -139,3 +139,36 @@ fn guess_number_answers() {
     let fb = step(env.as_mut(), "5");
     assert!(fb.message.contains("higher") || fb.message.contains("lower") || fb.message.contains("correct"));
 }
+
+// ---- wordle ----
+
+#[test]
+fn wordle_bar() {
+    bar("wordle");
+}
+
+#[test]
+fn wordle_duplicate_letters() {
+    use gauntlet_envs::multi::wordle::{feedback, WORDS};
+    assert_eq!(feedback("crane", "crane"), "GGGGG");
+    assert_eq!(feedback("trace", "crane"), "-GGYG");
+    // one `e` in the secret: only one of the two guessed `e`s is marked
+    assert_eq!(feedback("geese", "those"), "---GG");
+    assert_eq!(feedback("eerie", "theme"), "Y---G");
+    assert_eq!(feedback("allow", "label"), "YYY--");
+    assert_eq!(feedback("llama", "label"), "GYY--");
+    assert_eq!(feedback("sheep", "sleep"), "G-GGG");
+    assert!(WORDS.windows(2).all(|w| w[0] < w[1]), "sorted and unique");
+    assert!(WORDS.iter().all(|w| w.len() == 5 && w.bytes().all(|b| b.is_ascii_lowercase())));
+}
+
+#[test]
+fn wordle_rejects_bad_guesses() {
+    let mut env = make("wordle").unwrap();
+    env.reset(0, Difficulty::new(3).unwrap()).unwrap();
+    assert!(step(env.as_mut(), "abcd").invalid);
+    assert!(step(env.as_mut(), "zzzzz").invalid);
+    assert!(step(env.as_mut(), "").format_error);
+    let fb = step(env.as_mut(), "CRANE");
+    assert!(fb.done && fb.invalid, "fourth error ends the episode: {fb:?}");
+}

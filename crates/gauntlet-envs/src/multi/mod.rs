@@ -3,9 +3,10 @@
 use crate::EnvEntry;
 
 pub mod guess_number;
+pub mod wordle;
 mod text_common;
 
 /// The multi-turn environments of this module.
 pub fn entries() -> Vec<EnvEntry> {
-    vec![guess_number::entry()]
+    vec![guess_number::entry(), wordle::entry()]
 }

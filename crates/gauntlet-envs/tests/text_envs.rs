@@ -172,3 +172,27 @@ fn wordle_rejects_bad_guesses() {
     let fb = step(env.as_mut(), "CRANE");
     assert!(fb.done && fb.invalid, "fourth error ends the episode: {fb:?}");
 }
+
+// ---- mastermind ----
+
+#[test]
+fn mastermind_bar() {
+    bar("mastermind");
+}
+
+#[test]
+fn mastermind_peg_counts() {
+    use gauntlet_envs::multi::mastermind::pegs;
+    assert_eq!(pegs(&[1, 2, 3, 4], &[1, 2, 3, 4]), (4, 0));
+    assert_eq!(pegs(&[1, 3, 2, 5], &[1, 2, 3, 4]), (1, 2));
+    assert_eq!(pegs(&[1, 1, 2, 2], &[1, 2, 1, 1]), (1, 2));
+    assert_eq!(pegs(&[5, 5, 5, 5], &[1, 2, 3, 4]), (0, 0));
+    assert_eq!(pegs(&[2, 2, 2], &[1, 2, 3]), (1, 0));
+    let mut env = make("mastermind").unwrap();
+    env.reset(0, Difficulty::new(3).unwrap()).unwrap();
+    assert!(step(env.as_mut(), "12345").invalid);
+    assert!(step(env.as_mut(), "1279").invalid);
+    assert!(step(env.as_mut(), "red blue").format_error);
+    let fb = step(env.as_mut(), "1 2 3 4");
+    assert!(!fb.invalid && !fb.format_error && fb.message.contains('B'), "{fb:?}");
+}

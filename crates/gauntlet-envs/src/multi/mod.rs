@@ -3,10 +3,11 @@
 use crate::EnvEntry;
 
 pub mod guess_number;
+pub mod mastermind;
 pub mod wordle;
 mod text_common;
 
 /// The multi-turn environments of this module.
 pub fn entries() -> Vec<EnvEntry> {
-    vec![guess_number::entry(), wordle::entry()]
+    vec![guess_number::entry(), wordle::entry(), mastermind::entry()]
 }

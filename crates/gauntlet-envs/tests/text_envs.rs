@@ -196,3 +196,25 @@ fn mastermind_peg_counts() {
     let fb = step(env.as_mut(), "1 2 3 4");
     assert!(!fb.invalid && !fb.format_error && fb.message.contains('B'), "{fb:?}");
 }
+
+// ---- hangman ----
+
+#[test]
+fn hangman_bar() {
+    bar("hangman");
+}
+
+#[test]
+fn hangman_rules() {
+    use gauntlet_envs::multi::hangman::WORDS;
+    assert!(WORDS.windows(2).all(|w| w[0] < w[1]));
+    let mut env = make("hangman").unwrap();
+    env.reset(5, Difficulty::new(5).unwrap()).unwrap();
+    let fb = step(env.as_mut(), "e");
+    assert!(!fb.invalid);
+    assert!(step(env.as_mut(), "e").invalid, "repeat");
+    assert!(step(env.as_mut(), "ab").invalid, "wrong length");
+    assert!(step(env.as_mut(), "12").format_error);
+    let obs = env.observe(AgentId(0)).text;
+    assert!(obs.contains("Lives:"));
+}

@@ -3,11 +3,12 @@
 use crate::EnvEntry;
 
 pub mod guess_number;
+pub mod hangman;
 pub mod mastermind;
 pub mod wordle;
 mod text_common;
 
 /// The multi-turn environments of this module.
 pub fn entries() -> Vec<EnvEntry> {
-    vec![guess_number::entry(), wordle::entry(), mastermind::entry()]
+    vec![guess_number::entry(), wordle::entry(), mastermind::entry(), hangman::entry()]
 }

@@ -218,3 +218,28 @@ fn hangman_rules() {
     let obs = env.observe(AgentId(0)).text;
     assert!(obs.contains("Lives:"));
 }
+
+// ---- twenty_questions ----
+
+#[test]
+fn twenty_questions_bar() {
+    bar("twenty_questions");
+}
+
+#[test]
+fn twenty_questions_table_and_answers() {
+    use gauntlet_envs::multi::twenty_questions::{ATTRIBUTES, OBJECTS};
+    for (i, a) in OBJECTS.iter().enumerate() {
+        assert!(a.1 < 1 << ATTRIBUTES.len());
+        for b in &OBJECTS[i + 1..] {
+            assert_ne!(a.1, b.1, "{} and {} are indistinguishable", a.0, b.0);
+        }
+    }
+    let mut env = make("twenty_questions").unwrap();
+    env.reset(0, Difficulty::new(1).unwrap()).unwrap();
+    let fb = step(env.as_mut(), "Is it a mammal?");
+    assert!(fb.message.contains("Yes") || fb.message.contains("No"), "{fb:?}");
+    assert!(step(env.as_mut(), "is it mammal").invalid, "repeat");
+    assert!(step(env.as_mut(), "is it purple?").invalid);
+    assert!(step(env.as_mut(), "hello").format_error);
+}

@@ -22,6 +22,7 @@
 pub mod action;
 pub mod games;
 pub mod multi;
+pub mod play;
 
 use gauntlet_core::{Env, EnvKind, Rng};
 

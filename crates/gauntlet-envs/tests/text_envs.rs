@@ -243,3 +243,52 @@ fn twenty_questions_table_and_answers() {
     assert!(step(env.as_mut(), "is it purple?").invalid);
     assert!(step(env.as_mut(), "hello").format_error);
 }
+
+// ---- play ----
+
+fn oracle_opponent(env: &dyn ScriptedEnv, _agent: AgentId) -> String {
+    env.oracle_action(&mut Rng::new(0))
+}
+
+#[test]
+fn play_guess_number_by_number_and_text() {
+    use gauntlet_envs::play::{play, PlayOutcome};
+    let mut env = make("guess_number").unwrap();
+    env.reset(3, Difficulty::new(1).unwrap()).unwrap();
+    // numbered choice 5 is the action "5"; then type the actions themselves
+    let mut input: &[u8] = b"5\n1\n2\n3\n4\n6\n7\n8\n9\n10\n";
+    let mut out = Vec::new();
+    let outcome = play(env.as_mut(), 0, &mut oracle_opponent, &mut input, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("Actions: 1) 1"), "{text}");
+    assert!(text.contains("5:") || text.contains("5 is correct"), "{text}");
+    assert!(text.contains("Episode over") || matches!(outcome, PlayOutcome::Quit(_)), "{text}");
+}
+
+#[test]
+fn play_quits_on_eof_and_quit() {
+    use gauntlet_envs::play::{play, PlayOutcome};
+    let mut env = make("wordle").unwrap();
+    env.reset(1, Difficulty::new(1).unwrap()).unwrap();
+    let mut out = Vec::new();
+    let outcome = play(env.as_mut(), 0, &mut oracle_opponent, &mut &b""[..], &mut out).unwrap();
+    assert_eq!(outcome, PlayOutcome::Quit(vec![0.0]));
+    env.reset(1, Difficulty::new(1).unwrap()).unwrap();
+    let outcome = play(env.as_mut(), 0, &mut oracle_opponent, &mut &b"crane\nquit\n"[..], &mut out).unwrap();
+    assert!(matches!(outcome, PlayOutcome::Quit(_)));
+}
+
+#[test]
+fn play_a_game_when_one_is_registered() {
+    use gauntlet_envs::play::{play, PlayOutcome};
+    let Some(entry) = registry().into_iter().find(|e| e.seats > 1) else { return };
+    let mut env = (entry.make)();
+    env.reset(0, Difficulty::new(1).unwrap()).unwrap();
+    // the human always types choice 1; the opponent is the oracle
+    let input = "1\n".repeat(500);
+    let mut out = Vec::new();
+    let outcome = play(env.as_mut(), 0, &mut oracle_opponent, &mut input.as_bytes(), &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(matches!(outcome, PlayOutcome::Finished(_)), "{}: {text}", entry.name);
+    assert!(text.contains("plays:"), "{}: opponent moves are shown", entry.name);
+}

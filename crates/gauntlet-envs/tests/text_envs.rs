@@ -85,7 +85,7 @@ fn fuzz(name: &str) {
     let junk = [
         "", "   ", "\0", "<answer></answer>", "<answer><answer>x</answer></answer>", "🦀🦀🦀",
         "go to", "take", "put", "answer", "calc ((((((((1", "calc 99999999999*99999999999*99999999999",
-        "calc 1/0", "is it", "it is", "-1", "0", "99999999999999999999999", "aaaaa", "12345678",
+        "calc 1/0", "calc", "sum", "sum stock where", "is it", "it is", "-1", "0", "99999999999999999999999", "aaaaa", "12345678",
     ];
     let mut env = make(name).unwrap();
     let huge = "x".repeat(100_000);
@@ -291,4 +291,42 @@ fn play_a_game_when_one_is_registered() {
     let text = String::from_utf8(out).unwrap();
     assert!(matches!(outcome, PlayOutcome::Finished(_)), "{}: {text}", entry.name);
     assert!(text.contains("plays:"), "{}: opponent moves are shown", entry.name);
+}
+
+// ---- tool_calc ----
+
+#[test]
+fn tool_calc_bar() {
+    bar("tool_calc");
+}
+
+#[test]
+fn tool_calc_calculator_and_answers() {
+    use gauntlet_envs::multi::tool_calc::calc;
+    assert_eq!(calc("1+2*3"), Some(7));
+    assert_eq!(calc("(1+2)*3"), Some(9));
+    assert_eq!(calc("7/2 - -3"), Some(6));
+    assert_eq!(calc("1/0"), None);
+    assert_eq!(calc("99999999999*99999999999"), None);
+    assert_eq!(calc("((1)"), None);
+    assert_eq!(calc(&"(".repeat(150)), None);
+    for level in 1..=5 {
+        let mut env = make("tool_calc").unwrap();
+        env.reset(9, Difficulty::new(level).unwrap()).unwrap();
+        assert!(step(env.as_mut(), "lookup unicorn price").invalid);
+        assert!(step(env.as_mut(), "dance").format_error);
+        // the oracle's plan ends in the right answer; a different answer fails
+        let mut rng = Rng::new(0);
+        let mut last = String::new();
+        while env.to_act().is_some() {
+            last = env.oracle_action(&mut rng);
+            if last.starts_with("answer") {
+                break;
+            }
+            step(env.as_mut(), &last);
+        }
+        let truth: i64 = last[7..].parse().unwrap();
+        let fb = step(env.as_mut(), &format!("answer {}", truth + 1));
+        assert!(fb.done && fb.reward == 0.0 && !env.success());
+    }
 }

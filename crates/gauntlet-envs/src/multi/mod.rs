@@ -7,9 +7,10 @@ pub mod hangman;
 pub mod mastermind;
 pub mod wordle;
 mod text_common;
+pub mod tool_calc;
 pub mod twenty_questions;
 
 /// The multi-turn environments of this module.
 pub fn entries() -> Vec<EnvEntry> {
-    vec![guess_number::entry(), wordle::entry(), mastermind::entry(), hangman::entry(), twenty_questions::entry()]
+    vec![guess_number::entry(), wordle::entry(), mastermind::entry(), hangman::entry(), twenty_questions::entry(), tool_calc::entry()]
 }

@@ -330,3 +330,38 @@ fn tool_calc_calculator_and_answers() {
         assert!(fb.done && fb.reward == 0.0 && !env.success());
     }
 }
+
+// ---- household ----
+
+#[test]
+fn household_bar() {
+    bar("household");
+}
+
+#[test]
+fn household_goal_checks() {
+    let mut env = make("household").unwrap();
+    for level in 1..=5 {
+        env.reset(4, Difficulty::new(level).unwrap()).unwrap();
+        let obs = env.observe(AgentId(0)).text;
+        assert!(obs.contains("Goal: put a") && obs.contains("Commands: go to"), "{obs}");
+        assert!(step(env.as_mut(), "fly to the moon").format_error);
+        assert!(step(env.as_mut(), "take unicorn from fridge").invalid);
+        // the oracle reaches the goal and only the last step pays
+        let mut rng = Rng::new(1);
+        let mut total = 0.0;
+        while env.to_act().is_some() {
+            let a = env.oracle_action(&mut rng);
+            let fb = step(env.as_mut(), &a);
+            total += fb.reward;
+            if fb.done {
+                assert!(fb.message.contains("Goal reached"), "{fb:?}");
+            }
+        }
+        assert!(env.success() && total == 1.0);
+    }
+    // level 1: a pick-and-place goal, receptacles open
+    env.reset(0, Difficulty::new(1).unwrap()).unwrap();
+    let obs = env.observe(AgentId(0)).text;
+    assert!(!obs.contains("open fridge"), "{obs}");
+}

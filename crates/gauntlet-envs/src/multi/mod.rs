@@ -4,6 +4,7 @@ use crate::EnvEntry;
 
 pub mod guess_number;
 pub mod hangman;
+pub mod household;
 pub mod mastermind;
 pub mod wordle;
 mod text_common;
@@ -12,5 +13,5 @@ pub mod twenty_questions;
 
 /// The multi-turn environments of this module.
 pub fn entries() -> Vec<EnvEntry> {
-    vec![guess_number::entry(), wordle::entry(), mastermind::entry(), hangman::entry(), twenty_questions::entry(), tool_calc::entry()]
+    vec![guess_number::entry(), wordle::entry(), mastermind::entry(), hangman::entry(), twenty_questions::entry(), tool_calc::entry(), household::entry()]
 }

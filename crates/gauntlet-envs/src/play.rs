@@ -41,8 +41,12 @@ pub fn play(
         writeln!(output, "\n{}", env.observe(agent).text)?;
         let legal = env.legal_actions();
         if !legal.is_empty() {
-            let shown: Vec<String> =
-                legal.iter().take(SHOWN_ACTIONS).enumerate().map(|(i, a)| format!("{}) {a}", i + 1)).collect();
+            let shown: Vec<String> = legal
+                .iter()
+                .take(SHOWN_ACTIONS)
+                .enumerate()
+                .map(|(i, a)| format!("{}) {a}", i + 1))
+                .collect();
             let more = legal.len().saturating_sub(SHOWN_ACTIONS);
             let tail = if more > 0 { format!(" ... and {more} more") } else { String::new() };
             writeln!(output, "Actions: {}{tail}", shown.join("  "))?;

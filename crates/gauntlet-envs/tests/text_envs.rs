@@ -16,7 +16,12 @@ fn run(env: &mut dyn ScriptedEnv, seed: u64, level: u8, oracle: bool) -> bool {
         let action = if oracle { env.oracle_action(&mut rng) } else { env.random_action(&mut rng) };
         let fb = env.act(a, &format!("<answer>{action}</answer>"));
         if oracle {
-            assert!(!fb.invalid && !fb.format_error, "{} oracle made an illegal move `{action}`: {}", env.spec().name, fb.message);
+            assert!(
+                !fb.invalid && !fb.format_error,
+                "{} oracle made an illegal move `{action}`: {}",
+                env.spec().name,
+                fb.message
+            );
         }
         steps += 1;
         assert!(steps < 10_000, "episode does not end");
@@ -47,7 +52,13 @@ fn bar(name: &str) {
     let (o, r) = rates(name);
     println!("{name}: oracle {o:?} random {r:?}");
     for l in 0..5 {
-        assert!(o[l] >= entry.oracle_success[l], "{name} level {}: oracle {} < documented {}", l + 1, o[l], entry.oracle_success[l]);
+        assert!(
+            o[l] >= entry.oracle_success[l],
+            "{name} level {}: oracle {} < documented {}",
+            l + 1,
+            o[l],
+            entry.oracle_success[l]
+        );
     }
     let (mo, mr) = (o.iter().sum::<f64>() / 5.0, r.iter().sum::<f64>() / 5.0);
     assert!(mr < 0.5 * mo, "{name}: random {mr} is not much worse than oracle {mo}");
@@ -83,9 +94,29 @@ fn determinism(name: &str) {
 
 fn fuzz(name: &str) {
     let junk = [
-        "", "   ", "\0", "<answer></answer>", "<answer><answer>x</answer></answer>", "🦀🦀🦀",
-        "go to", "take", "put", "answer", "calc ((((((((1", "calc 99999999999*99999999999*99999999999",
-        "calc 1/0", "calc", "sum", "sum stock where", "is it", "it is", "-1", "0", "99999999999999999999999", "aaaaa", "12345678",
+        "",
+        "   ",
+        "\0",
+        "<answer></answer>",
+        "<answer><answer>x</answer></answer>",
+        "🦀🦀🦀",
+        "go to",
+        "take",
+        "put",
+        "answer",
+        "calc ((((((((1",
+        "calc 99999999999*99999999999*99999999999",
+        "calc 1/0",
+        "calc",
+        "sum",
+        "sum stock where",
+        "is it",
+        "it is",
+        "-1",
+        "0",
+        "99999999999999999999999",
+        "aaaaa",
+        "12345678",
     ];
     let mut env = make(name).unwrap();
     let huge = "x".repeat(100_000);

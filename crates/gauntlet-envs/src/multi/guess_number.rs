@@ -103,7 +103,10 @@ impl Env for GuessNumber {
             left = self.ledger.max_turns - self.ledger.turns,
             status = self.ledger.status(),
         );
-        Observation { text, anchor: format!("guess_number|{}|{}|{}", self.n, hist.join(","), self.ledger.turns) }
+        Observation {
+            text,
+            anchor: format!("guess_number|{}|{}|{}", self.n, hist.join(","), self.ledger.turns),
+        }
     }
 
     fn act(&mut self, _agent: AgentId, response: &str) -> Feedback {
@@ -130,7 +133,9 @@ impl Env for GuessNumber {
         self.history.push((g, answer));
         let msg = format!("{g}: {answer}.");
         if self.ledger.turns + 1 >= self.ledger.max_turns {
-            return self.ledger.finish(false, format!("{msg} Out of guesses; the number was {}.", self.secret));
+            return self
+                .ledger
+                .finish(false, format!("{msg} Out of guesses; the number was {}.", self.secret));
         }
         self.ledger.advance(msg)
     }
@@ -156,4 +161,3 @@ impl ScriptedEnv for GuessNumber {
         self.ledger.won
     }
 }
-

@@ -56,7 +56,12 @@ const PLACES: [&[(&str, bool, bool)]; 3] = [
         ("cabinet 2", true, false),
         ("drawer 1", true, false),
     ],
-    &[("sofa", false, true), ("coffeetable", false, true), ("shelf 1", false, true), ("drawer 2", true, false)],
+    &[
+        ("sofa", false, true),
+        ("coffeetable", false, true),
+        ("shelf 1", false, true),
+        ("drawer 2", true, false),
+    ],
     &[("bed", false, true), ("desk", false, true), ("shelf 2", false, true), ("drawer 3", true, false)],
 ];
 /// (rooms, kitchen places, distractors, closed receptacles)
@@ -77,7 +82,8 @@ const TYPES: [(&str, bool); 12] = [
     ("pen", false),
     ("remote", false),
 ];
-const VERBS: [&str; 11] = ["go", "open", "close", "take", "put", "clean", "heat", "cool", "look", "inventory", "examine"];
+const VERBS: [&str; 11] =
+    ["go", "open", "close", "take", "put", "clean", "heat", "cool", "look", "inventory", "examine"];
 
 /// The registry entry.
 pub fn entry() -> EnvEntry {
@@ -237,15 +243,20 @@ impl Household {
             }
             if self.visible(p) {
                 match self.holding {
-                    None => out.extend(pl.items.iter().map(|&o| format!("take {} from {}", self.oname(o), pl.name))),
+                    None => out
+                        .extend(pl.items.iter().map(|&o| format!("take {} from {}", self.oname(o), pl.name))),
                     Some(o) => out.push(format!("put {} {} {}", self.oname(o), self.prep(p), pl.name)),
                 }
             }
             if let Some(o) = self.holding {
                 match pl.name {
                     "sinkbasin" => out.push(format!("clean {} with sinkbasin", self.oname(o))),
-                    "microwave" if TYPES[self.objs[o].kind].1 => out.push(format!("heat {} with microwave", self.oname(o))),
-                    "fridge" if TYPES[self.objs[o].kind].1 => out.push(format!("cool {} with fridge", self.oname(o))),
+                    "microwave" if TYPES[self.objs[o].kind].1 => {
+                        out.push(format!("heat {} with microwave", self.oname(o)))
+                    }
+                    "fridge" if TYPES[self.objs[o].kind].1 => {
+                        out.push(format!("cool {} with fridge", self.oname(o)))
+                    }
                     _ => {}
                 }
             }
@@ -423,8 +434,9 @@ impl Env for Household {
                 temp(&mut rng, &mut goal);
             }
         }
-        let dests: Vec<usize> =
-            (0..self.places.len()).filter(|&p| !matches!(self.places[p].name, "microwave" | "sinkbasin")).collect();
+        let dests: Vec<usize> = (0..self.places.len())
+            .filter(|&p| !matches!(self.places[p].name, "microwave" | "sinkbasin"))
+            .collect();
         goal.dest = dests[rng.index(dests.len())];
         self.goal = goal;
         self.objs = vec![Obj { kind, ..Obj::default() }];
@@ -494,7 +506,9 @@ impl Env for Household {
         let Some(cmd) = self.commands().into_iter().find(|c| norm(c) == wanted) else {
             let verb = action.split(' ').next().unwrap_or("");
             let format = !VERBS.contains(&verb);
-            return self.ledger.reject(format, format!("Nothing happens: `{}` is not admissible.", clip(&action)));
+            return self
+                .ledger
+                .reject(format, format!("Nothing happens: `{}` is not admissible.", clip(&action)));
         };
         let msg = self.apply(&cmd);
         if self.goal_met() {
@@ -521,25 +535,35 @@ impl ScriptedEnv for Household {
         if let Some(o) = self.holding {
             let x = self.objs[o];
             let name = self.oname(o);
-            let needs = [(g.clean && !x.clean, "clean", "sinkbasin"), (g.hot && !x.hot, "heat", "microwave"), (g.cold && !x.cold, "cool", "fridge")];
+            let needs = [
+                (g.clean && !x.clean, "clean", "sinkbasin"),
+                (g.hot && !x.hot, "heat", "microwave"),
+                (g.cold && !x.cold, "cool", "fridge"),
+            ];
             if let Some((_, verb, app)) = needs.iter().find(|n| n.0) {
                 let p = self.place(app).unwrap_or(0);
                 return self.reach(p).unwrap_or_else(|| format!("{verb} {name} with {app}"));
             }
             let d = g.dest;
-            return self.reach_open(d).unwrap_or_else(|| format!("put {name} {} {}", self.prep(d), self.places[d].name));
+            return self
+                .reach_open(d)
+                .unwrap_or_else(|| format!("put {name} {} {}", self.prep(d), self.places[d].name));
         }
         // a seen object of the goal type (contents of seen places are known: only the agent moves things)
         let known = (0..self.places.len())
             .filter(|&p| p != g.dest && self.places[p].seen)
             .find(|&p| self.places[p].items.iter().any(|&o| self.objs[o].kind == g.kind));
         if let Some(p) = known {
-            return self.reach_open(p).unwrap_or_else(|| format!("take {} from {}", TYPES[g.kind].0, self.places[p].name));
+            return self
+                .reach_open(p)
+                .unwrap_or_else(|| format!("take {} from {}", TYPES[g.kind].0, self.places[p].name));
         }
         if let Some(p) = self.at.filter(|&p| !self.places[p].seen) {
             return format!("open {}", self.places[p].name);
         }
-        let unseen = |room: usize| (0..self.places.len()).find(|&p| self.places[p].room == room && !self.places[p].seen);
+        let unseen = |room: usize| {
+            (0..self.places.len()).find(|&p| self.places[p].room == room && !self.places[p].seen)
+        };
         if let Some(p) = unseen(self.room) {
             return format!("go to {}", self.places[p].name);
         }

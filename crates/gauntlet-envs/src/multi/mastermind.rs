@@ -173,10 +173,7 @@ impl Env for Mastermind {
             status = self.ledger.status(),
             ex = render(&[1, 2, 3, 4, 5], self.len),
         );
-        Observation {
-            text,
-            anchor: format!("mastermind|{}x{}|{}", self.len, self.colours, rows.join(",")),
-        }
+        Observation { text, anchor: format!("mastermind|{}x{}|{}", self.len, self.colours, rows.join(",")) }
     }
 
     fn act(&mut self, _agent: AgentId, response: &str) -> Feedback {
@@ -197,9 +194,10 @@ impl Env for Mastermind {
             return self.ledger.finish(true, format!("{msg}: cracked!"));
         }
         if self.ledger.turns + 1 >= self.ledger.max_turns {
-            return self
-                .ledger
-                .finish(false, format!("{msg}. Out of guesses; the code was {}.", render(&self.secret, len)));
+            return self.ledger.finish(
+                false,
+                format!("{msg}. Out of guesses; the code was {}.", render(&self.secret, len)),
+            );
         }
         self.ledger.advance(format!("{msg}."))
     }

@@ -39,8 +39,9 @@ use gauntlet_core::{AgentId, Difficulty, Env, EnvError, EnvKind, EnvSpec, Feedba
 const ROWS: [usize; 5] = [5, 8, 12, 16, 20];
 const TURNS: [usize; 5] = [6, 8, 10, 10, 24];
 const NAMES: [&str; 24] = [
-    "anvil", "basket", "brush", "candle", "clock", "drill", "easel", "fan", "globe", "hammer", "jar", "kettle",
-    "lamp", "mirror", "needle", "oar", "pillow", "quilt", "rope", "saw", "tape", "vase", "wrench", "yarn",
+    "anvil", "basket", "brush", "candle", "clock", "drill", "easel", "fan", "globe", "hammer", "jar",
+    "kettle", "lamp", "mirror", "needle", "oar", "pillow", "quilt", "rope", "saw", "tape", "vase", "wrench",
+    "yarn",
 ];
 const CATEGORIES: [&str; 4] = ["tools", "home", "garden", "toys"];
 
@@ -163,7 +164,11 @@ impl ToolCalc {
     /// A new environment (call `reset` before use).
     pub fn new() -> Self {
         ToolCalc {
-            spec: spec("tool_calc", "agentic", "Answer a question about a hidden table with query tools and a calculator."),
+            spec: spec(
+                "tool_calc",
+                "agentic",
+                "Answer a question about a hidden table with query tools and a calculator.",
+            ),
             rows: Vec::new(),
             question: Question::Value("anvil", "price"),
             text: String::new(),
@@ -190,7 +195,15 @@ impl ToolCalc {
             };
         }
         let v: i64 = value.parse().map_err(|_| format!("`{}` is not an integer.", clip(value)))?;
-        let get = |r: &Row| if column == "price" { Some(r.price) } else if column == "stock" { Some(r.stock) } else { None };
+        let get = |r: &Row| {
+            if column == "price" {
+                Some(r.price)
+            } else if column == "stock" {
+                Some(r.stock)
+            } else {
+                None
+            }
+        };
         if get(&self.rows[0]).is_none() {
             return Err(format!("Unknown column `{}`.", clip(column)));
         }
@@ -233,10 +246,16 @@ impl ToolCalc {
                     6 => self.matching(w[3], w[4], w[5]).map_err(invalid)?,
                     _ => return Err(invalid("Use `sum <column> where <column> <op> <value>`.".into())),
                 };
-                Ok(rows.iter().map(|r| if *col == "price" { r.price } else { r.stock }).sum::<i64>().to_string())
+                Ok(rows
+                    .iter()
+                    .map(|r| if *col == "price" { r.price } else { r.stock })
+                    .sum::<i64>()
+                    .to_string())
             }
             ["sum", ..] => Err(invalid("sum takes price or stock.".into())),
-            ["calc", ..] => calc(cmd.get(5..).unwrap_or("")).map(|v| v.to_string()).ok_or_else(|| invalid("Bad expression.".into())),
+            ["calc", ..] => calc(cmd.get(5..).unwrap_or(""))
+                .map(|v| v.to_string())
+                .ok_or_else(|| invalid("Bad expression.".into())),
             ["lookup" | "filter" | "count", ..] => Err(invalid(format!("Wrong arguments: `{}`.", clip(cmd)))),
             _ => Err((true, format!("Unknown tool in `{}`.", clip(cmd)))),
         }
@@ -301,7 +320,11 @@ impl Env for ToolCalc {
             }
             1 => {
                 let r = pick(&mut rng);
-                (Question::StockValue(r.name), format!("What is the stock value (price x stock) of {}?", r.name), r.price * r.stock)
+                (
+                    Question::StockValue(r.name),
+                    format!("What is the stock value (price x stock) of {}?", r.name),
+                    r.price * r.stock,
+                )
             }
             2 | 3 => {
                 let two = rng.sample_indices(n, 2);
@@ -370,7 +393,10 @@ impl Env for ToolCalc {
         let mut calls: Vec<&str> = self.log.iter().map(|(c, _)| c.as_str()).collect();
         calls.sort_unstable();
         calls.dedup();
-        Observation { text, anchor: format!("tool_calc|{}|{}|{}", self.text, calls.join(";"), self.ledger.turns) }
+        Observation {
+            text,
+            anchor: format!("tool_calc|{}|{}|{}", self.text, calls.join(";"), self.ledger.turns),
+        }
     }
 
     fn act(&mut self, _agent: AgentId, response: &str) -> Feedback {
@@ -417,7 +443,10 @@ impl ScriptedEnv for ToolCalc {
         for c in CATEGORIES {
             out.push(format!("filter category = {c}"));
         }
-        out.extend(["count price < 25", "sum stock", "calc 1+1", "answer 0", "answer 10", "answer 100"].map(String::from));
+        out.extend(
+            ["count price < 25", "sum stock", "calc 1+1", "answer 0", "answer 10", "answer 100"]
+                .map(String::from),
+        );
         out
     }
 
@@ -425,7 +454,9 @@ impl ScriptedEnv for ToolCalc {
         let look = |n: &str, c: &str| format!("lookup {n} {c}");
         match &self.question {
             Question::Value(n, c) => self.plan(&[look(n, c)], |v| v[0].to_string()),
-            Question::StockValue(n) => self.plan(&[look(n, "price"), look(n, "stock")], |v| format!("{}*{}", v[0], v[1])),
+            Question::StockValue(n) => {
+                self.plan(&[look(n, "price"), look(n, "stock")], |v| format!("{}*{}", v[0], v[1]))
+            }
             Question::Order(a, x, b, y) => {
                 self.plan(&[look(x, "price"), look(y, "price")], |v| format!("{a}*{}+{b}*{}", v[0], v[1]))
             }
@@ -437,10 +468,15 @@ impl ScriptedEnv for ToolCalc {
                 let filter = format!("filter category = {c}");
                 let Some(names) = self.seen(&filter) else { return filter };
                 let names: Vec<&str> = names.split(", ").filter(|s| *s != "(none)").collect();
-                let lookups: Vec<String> = names.iter().flat_map(|n| [look(n, "price"), look(n, "stock")]).collect();
+                let lookups: Vec<String> =
+                    names.iter().flat_map(|n| [look(n, "price"), look(n, "stock")]).collect();
                 self.plan(&lookups, |v| {
                     let terms: Vec<String> = v.chunks(2).map(|p| format!("{}*{}", p[0], p[1])).collect();
-                    if terms.is_empty() { "0".into() } else { terms.join("+") }
+                    if terms.is_empty() {
+                        "0".into()
+                    } else {
+                        terms.join("+")
+                    }
                 })
             }
         }

@@ -90,7 +90,11 @@ impl TwentyQuestions {
     /// A new environment (call `reset` before use).
     pub fn new() -> Self {
         TwentyQuestions {
-            spec: spec("twenty_questions", "agentic", "Identify a secret animal with yes/no attribute questions."),
+            spec: spec(
+                "twenty_questions",
+                "agentic",
+                "Identify a secret animal with yes/no attribute questions.",
+            ),
             cands: Vec::new(),
             secret: 0,
             qa: Vec::new(),
@@ -103,7 +107,9 @@ impl TwentyQuestions {
         self.cands
             .iter()
             .copied()
-            .filter(|i| !self.wrong.contains(i) && self.qa.iter().all(|&(k, a)| (OBJECTS[*i].1 >> k & 1 == 1) == a))
+            .filter(|i| {
+                !self.wrong.contains(i) && self.qa.iter().all(|&(k, a)| (OBJECTS[*i].1 >> k & 1 == 1) == a)
+            })
             .collect()
     }
 
@@ -125,7 +131,9 @@ impl Default for TwentyQuestions {
 fn attribute(text: &str) -> Option<usize> {
     ATTRIBUTES.iter().position(|a| {
         a.eq_ignore_ascii_case(text)
-            || a.strip_prefix("a ").or_else(|| a.strip_prefix("an ")).is_some_and(|b| b.eq_ignore_ascii_case(text))
+            || a.strip_prefix("a ")
+                .or_else(|| a.strip_prefix("an "))
+                .is_some_and(|b| b.eq_ignore_ascii_case(text))
     })
 }
 
@@ -159,8 +167,11 @@ impl Env for TwentyQuestions {
 
     fn observe(&self, _agent: AgentId) -> Observation {
         let names: Vec<&str> = self.cands.iter().map(|&i| OBJECTS[i].0).collect();
-        let qa: Vec<String> =
-            self.qa.iter().map(|&(k, a)| format!("{}? {}", ATTRIBUTES[k], if a { "yes" } else { "no" })).collect();
+        let qa: Vec<String> = self
+            .qa
+            .iter()
+            .map(|&(k, a)| format!("{}? {}", ATTRIBUTES[k], if a { "yes" } else { "no" }))
+            .collect();
         let wrong: Vec<&str> = self.wrong.iter().map(|&i| OBJECTS[i].0).collect();
         let text = format!(
             "Twenty questions: I am thinking of one of these animals: {names}.\nAsk `is it <attribute>?` \
@@ -175,7 +186,8 @@ impl Env for TwentyQuestions {
             left = self.ledger.max_turns - self.ledger.turns,
             status = self.ledger.status(),
         );
-        let keys: Vec<String> = self.qa.iter().map(|&(k, a)| format!("{k}{}", if a { 'y' } else { 'n' })).collect();
+        let keys: Vec<String> =
+            self.qa.iter().map(|&(k, a)| format!("{k}{}", if a { 'y' } else { 'n' })).collect();
         let wrong: Vec<String> = self.wrong.iter().map(|i| i.to_string()).collect();
         Observation {
             text,
@@ -235,9 +247,13 @@ impl ScriptedEnv for TwentyQuestions {
             return Vec::new();
         }
         let asked = |k: usize| self.qa.iter().any(|&(j, _)| j == k);
-        let mut out: Vec<String> =
-            (0..ATTRIBUTES.len()).filter(|&k| !asked(k)).map(|k| format!("is it {}?", ATTRIBUTES[k])).collect();
-        out.extend(self.cands.iter().filter(|i| !self.wrong.contains(i)).map(|&i| format!("it is {}", OBJECTS[i].0)));
+        let mut out: Vec<String> = (0..ATTRIBUTES.len())
+            .filter(|&k| !asked(k))
+            .map(|k| format!("is it {}?", ATTRIBUTES[k]))
+            .collect();
+        out.extend(
+            self.cands.iter().filter(|i| !self.wrong.contains(i)).map(|&i| format!("it is {}", OBJECTS[i].0)),
+        );
         out
     }
 

@@ -206,7 +206,9 @@ impl Env for Wordle {
             return self.ledger.finish(true, format!("{word} {marks}: solved!"));
         }
         if self.ledger.turns + 1 >= self.ledger.max_turns {
-            return self.ledger.finish(false, format!("{word} {marks}. Out of guesses; the word was {}.", self.secret));
+            return self
+                .ledger
+                .finish(false, format!("{word} {marks}. Out of guesses; the word was {}.", self.secret));
         }
         self.ledger.advance(format!("{word} {marks}."))
     }

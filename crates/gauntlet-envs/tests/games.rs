@@ -343,3 +343,21 @@ fn observations_end_with_the_instruction() {
         assert!(obs.anchor.starts_with(e.name));
     }
 }
+
+#[test]
+fn bench_measures_every_entry() {
+    use gauntlet_envs::bench::{bench_envs, markdown, EnvBenchOptions};
+    let opts = EnvBenchOptions {
+        budget: std::time::Duration::from_millis(2),
+        max_steps: 2_000,
+        recorded_episodes: 4,
+        ..Default::default()
+    };
+    let rows = bench_envs(&opts, |_| true);
+    assert_eq!(rows.len(), registry().len());
+    for r in &rows {
+        assert!(r.steps > 0 && r.steps_per_sec > 0.0 && r.episodes_per_sec_oracle > 0.0, "{r:?}");
+        assert!(r.mean_turns >= 1.0 && r.mean_obs_bytes > 50.0, "{r:?}");
+    }
+    assert_eq!(markdown(&rows).lines().count(), rows.len() + 2);
+}

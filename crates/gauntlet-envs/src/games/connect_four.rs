@@ -5,8 +5,7 @@
 //! draw (full board) 0; zero-sum. `success()` is an `X` win.
 //!
 //! **Levels** set how many random opening plies are already on the standard 7×6 board (uniformly
-//! random columns among those that do not complete a line; openings after which a forced win
-//! is within the oracle's search horizon are redrawn), so lower levels are shorter games:
+//! uniformly among the column sequences after which no forced win shows within a 4-ply search), so lower levels are shorter games:
 //!
 //! | level | opening plies |
 //! |---|---|
@@ -43,6 +42,7 @@
 
 use super::engine::{push_num, Game, MoveError};
 use gauntlet_core::{Difficulty, Rng};
+use std::sync::OnceLock;
 
 /// Search depth of the oracle, in plies.
 pub const DEPTH: u32 = 5;
@@ -59,11 +59,47 @@ pub struct ConnectFour {
     heights: [u8; 7],
     next: usize,
     winner: Option<usize>,
-    /// Every line of four cells, as bit masks.
-    windows: Vec<u64>,
+}
+
+/// Depth of the search that rejects openings leaving a forced win.
+const OPENING_CHECK_DEPTH: u32 = 4;
+
+/// For each opening length `0..=4`, every sequence of columns that leaves no forced win within
+/// [`OPENING_CHECK_DEPTH`] plies (checked once, on first use).
+fn openings_table() -> &'static [Vec<[u8; 4]>; 5] {
+    static TABLE: OnceLock<[Vec<[u8; 4]>; 5]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        std::array::from_fn(|len| {
+            let mut out = Vec::new();
+            for code in 0..7usize.pow(len as u32) {
+                let mut seq = [0u8; 4];
+                let mut g = ConnectFour::empty();
+                let mut rest = code;
+                for slot in seq.iter_mut().take(len) {
+                    *slot = (rest % 7) as u8;
+                    rest /= 7;
+                    g.drop(*slot as usize);
+                }
+                if len == 0 || g.search(OPENING_CHECK_DEPTH, -WIN - 1, WIN + 1, 0, false).abs() < WIN / 2 {
+                    out.push(seq);
+                }
+            }
+            out
+        })
+    })
+}
+
+/// Every line of four cells of the 7×6 board, as bit masks (built once).
+fn all_windows() -> &'static [u64] {
+    static WINDOWS: OnceLock<Vec<u64>> = OnceLock::new();
+    WINDOWS.get_or_init(|| windows(7, 6))
 }
 
 impl ConnectFour {
+    fn empty() -> Self {
+        ConnectFour { cols: 7, rows: 6, discs: [0; 2], heights: [0; 7], next: 0, winner: None }
+    }
+
     fn bit(&self, c: usize, r: usize) -> u64 {
         1u64 << (c * (self.rows + 1) + r)
     }
@@ -110,7 +146,7 @@ impl ConnectFour {
         const W: [i32; 4] = [0, 1, 4, 16];
         let (me, them) = (self.discs[self.next], self.discs[self.next ^ 1]);
         let mut score = 0;
-        for &w in &self.windows {
+        for &w in all_windows() {
             let (a, b) = ((me & w).count_ones(), (them & w).count_ones());
             if b == 0 {
                 score += W[a.min(3) as usize];
@@ -127,7 +163,9 @@ impl ConnectFour {
     }
 
     /// Negamax value for the side to move.
-    fn search(&mut self, depth: u32, mut alpha: i32, beta: i32, ply: i32) -> i32 {
+    /// Leaves score by [`ConnectFour::evaluate`] when `heuristic`, else 0 (a pure search for
+    /// forced wins, which prunes far more).
+    fn search(&mut self, depth: u32, mut alpha: i32, beta: i32, ply: i32, heuristic: bool) -> i32 {
         if self.winner.is_some() {
             return -(WIN - ply);
         }
@@ -135,7 +173,7 @@ impl ConnectFour {
             return 0;
         }
         if depth == 0 {
-            return self.evaluate();
+            return if heuristic { self.evaluate() } else { 0 };
         }
         let (mut moves, mut n) = ([0usize; 7], 0);
         for c in self.order() {
@@ -145,7 +183,7 @@ impl ConnectFour {
         let mut best = -WIN - 1;
         for &c in &moves[..n] {
             self.drop(c);
-            let v = -self.search(depth - 1, -beta, -alpha, ply + 1);
+            let v = -self.search(depth - 1, -beta, -alpha, ply + 1, heuristic);
             self.undrop(c);
             best = best.max(v);
             alpha = alpha.max(v);
@@ -164,7 +202,7 @@ impl ConnectFour {
         for c in moves {
             g.drop(c);
             // A window one wider than `best` so that equal scores are exact, not bounds.
-            let v = -g.search(DEPTH - 1, -WIN - 1, -(best - 1), 1);
+            let v = -g.search(DEPTH - 1, -WIN - 1, -(best - 1), 1, true);
             g.undrop(c);
             if v > best {
                 best = v;
@@ -206,33 +244,13 @@ impl Game for ConnectFour {
     const ZERO_SUM: bool = true;
 
     fn deal(level: Difficulty, rng: &mut Rng) -> Self {
-        let (cols, rows) = (7, 6);
         let openings = level.pick([4, 3, 2, 1, 0]);
-        let fresh = ConnectFour {
-            cols,
-            rows,
-            discs: [0; 2],
-            heights: [0; 7],
-            next: 0,
-            winner: None,
-            windows: windows(cols, rows),
-        };
-        loop {
-            let mut g = fresh.clone();
-            for _ in 0..openings {
-                let safe: Vec<usize> = (0..cols)
-                    .filter(|&c| {
-                        let b = g.bit(c, g.heights[c] as usize);
-                        !g.wins(g.discs[g.next] | b)
-                    })
-                    .collect();
-                g.drop(safe[rng.index(safe.len())]);
-            }
-            // Redraw openings that leave a forced win within the oracle's horizon.
-            if openings == 0 || g.clone().search(DEPTH, -WIN - 1, WIN + 1, 0).abs() < WIN / 2 {
-                return g;
-            }
+        let mut g = ConnectFour::empty();
+        let table = &openings_table()[openings];
+        for &c in &table[rng.index(table.len())][..openings] {
+            g.drop(c as usize);
         }
+        g
     }
 
     fn to_move(&self) -> Option<usize> {
@@ -274,29 +292,29 @@ impl Game for ConnectFour {
 
     fn render(&self, seat: usize, out: &mut String) {
         out.push_str(if seat == 0 { "You are X." } else { "You are O." });
+        // Rows top first ("\n. X O . . . ."), then the column numbers, built in a stack buffer.
+        let mut buf = [b' '; 7 * 14 + 14];
+        let mut n = 0;
         for r in (0..self.rows).rev() {
-            out.push('\n');
+            buf[n] = b'\n';
             for c in 0..self.cols {
-                if c > 0 {
-                    out.push(' ');
-                }
                 let b = self.bit(c, r);
-                out.push(if self.discs[0] & b != 0 {
-                    'X'
+                buf[n + 1 + 2 * c] = if self.discs[0] & b != 0 {
+                    b'X'
                 } else if self.discs[1] & b != 0 {
-                    'O'
+                    b'O'
                 } else {
-                    '.'
-                });
+                    b'.'
+                };
             }
+            n += 2 * self.cols;
         }
-        out.push('\n');
+        buf[n] = b'\n';
         for c in 0..self.cols {
-            if c > 0 {
-                out.push(' ');
-            }
-            push_num(out, c + 1);
+            buf[n + 1 + 2 * c] = b'1' + c as u8;
         }
+        n += 2 * self.cols;
+        out.push_str(std::str::from_utf8(&buf[..n]).unwrap_or_default());
         match self.winner {
             Some(w) => out.push_str(if w == seat { "\nResult: you won." } else { "\nResult: you lost." }),
             None if self.full() => out.push_str("\nResult: draw."),
@@ -334,7 +352,7 @@ mod tests {
 
     #[test]
     fn finds_the_win_and_the_block() {
-        let mut g = ConnectFour::deal(Difficulty::MAX, &mut Rng::new(0));
+        let mut g = ConnectFour::empty();
         for c in [1, 4, 2, 4, 3, 5] {
             g.drop(c);
         }
@@ -344,5 +362,9 @@ mod tests {
         g.drop(6); // X elsewhere; now O must block column 0.
         assert_eq!(g.best_columns(), vec![0]);
         assert_eq!(windows(7, 6).len(), 69);
+        let mut out = String::new();
+        g.render(0, &mut out);
+        let board = ". . . . . . .\n".repeat(4) + ". . . . O . .\n. X X X O O X\n1 2 3 4 5 6 7";
+        assert_eq!(out, format!("You are X.\n{board}"));
     }
 }

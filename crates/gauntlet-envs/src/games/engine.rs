@@ -95,6 +95,8 @@ pub struct GameEnv<G: Game> {
     forfeited: Option<usize>,
     /// The last accepted move, public.
     note: String,
+    /// Where [`Game::play`] writes a move's description before it is accepted.
+    scratch: String,
     /// The error the seat to move is re-prompted with (empty when none).
     error: String,
 }
@@ -125,6 +127,7 @@ impl<G: Game> GameEnv<G> {
             returns: [0.0; 2],
             forfeited: None,
             note: String::new(),
+            scratch: String::new(),
             error: String::new(),
         }
     }
@@ -268,13 +271,11 @@ impl<G: Game> Env for GameEnv<G> {
             return self.refuse(seat, MoveError::Format("no move found".into()));
         };
         action.make_ascii_lowercase();
-        let mut note = std::mem::take(&mut self.note);
-        note.clear();
-        let played = self.game.play(&action, &mut note);
-        self.note = note;
-        if let Err(err) = played {
+        self.scratch.clear();
+        if let Err(err) = self.game.play(&action, &mut self.scratch) {
             return self.refuse(seat, err);
         }
+        std::mem::swap(&mut self.note, &mut self.scratch);
         self.error.clear();
         let mut fb = Feedback { message: self.note.clone(), ..Default::default() };
         if self.over() {

@@ -16,7 +16,7 @@
 //! it wins about +0.08 chips per hand on average but only 43–50% of the hands (by level, 200
 //! seeds), so its `oracle_success` is low: an equilibrium is unexploitable, not exploitative.
 //!
-//! **Example** (seat 1's view): `Your card: Q. Betting: player 1 bet. Legal moves: call fold`.
+//! **Example** (seat 1's view): `Your card: Q. Betting: opponent bet. Legal moves: call fold`.
 //!
 //! **Failure modes**: calling with J, answering `raise` (not a Kuhn move), betting twice.
 
@@ -44,6 +44,15 @@ impl Act {
             Act::Bet => "bet",
             Act::Call => "call",
             Act::Fold => "fold",
+        }
+    }
+
+    fn past(self) -> &'static str {
+        match self {
+            Act::Check => "checked",
+            Act::Bet => "bet",
+            Act::Call => "called",
+            Act::Fold => "folded",
         }
     }
 }
@@ -121,7 +130,7 @@ impl Game for KuhnPoker {
             return Err(MoveError::Illegal(format!("cannot {}: {why}", act.word())));
         }
         note.push_str(if self.history.len().is_multiple_of(2) { "player 1 " } else { "player 2 " });
-        note.push_str(act.word());
+        note.push_str(act.past());
         self.history.push(act);
         Ok(())
     }
@@ -151,7 +160,7 @@ impl Game for KuhnPoker {
         for (i, a) in self.history.iter().enumerate() {
             out.push_str(if i == 0 { " " } else { ", " });
             out.push_str(if i % 2 == seat { "you " } else { "opponent " });
-            out.push_str(a.word());
+            out.push_str(a.past());
         }
         out.push('.');
         if self.over() {

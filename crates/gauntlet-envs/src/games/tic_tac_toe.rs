@@ -203,26 +203,12 @@ impl Game for TicTacToe {
 
     fn render(&self, seat: usize, out: &mut String) {
         out.push_str(if seat == 0 { "You are X." } else { "You are O." });
-        for r in 0..3 {
-            out.push('\n');
-            for c in 0..3 {
-                if c > 0 {
-                    out.push(' ');
-                }
-                out.push(match self.cells[r * 3 + c] {
-                    1 => 'X',
-                    2 => 'O',
-                    _ => '.',
-                });
-            }
-            out.push_str("      ");
-            for c in 0..3 {
-                if c > 0 {
-                    out.push(' ');
-                }
-                out.push(char::from(b'1' + (r * 3 + c) as u8));
-            }
+        // Rows like "\nX . O      1 2 3", built in a stack buffer and appended at once.
+        let mut buf = *b"\n. . .      1 2 3\n. . .      4 5 6\n. . .      7 8 9";
+        for (i, &c) in self.cells.iter().enumerate() {
+            buf[1 + (i / 3) * 17 + (i % 3) * 2] = b".XO"[c as usize];
         }
+        out.push_str(std::str::from_utf8(&buf).unwrap_or_default());
         match winner(&self.cells) {
             0 if self.over() => out.push_str("\nResult: draw."),
             0 => {}
@@ -266,5 +252,13 @@ mod tests {
         // X on 1 and 2, O on 4 and 5, X to move: 3 wins at once.
         let g = TicTacToe { cells: [1, 1, 0, 2, 2, 0, 0, 0, 0], next: 0 };
         assert_eq!(g.best_moves(), vec![2]);
+    }
+
+    #[test]
+    fn renders_the_board_next_to_the_cell_numbers() {
+        let g = TicTacToe { cells: [1, 0, 0, 0, 2, 0, 0, 0, 1], next: 1 };
+        let mut out = String::new();
+        g.render(1, &mut out);
+        assert_eq!(out, "You are O.\nX . .      1 2 3\n. O .      4 5 6\n. . X      7 8 9");
     }
 }

@@ -361,3 +361,35 @@ fn bench_measures_every_entry() {
     }
     assert_eq!(markdown(&rows).lines().count(), rows.len() + 2);
 }
+
+#[test]
+fn random_actions_cover_exactly_the_legal_moves() {
+    for e in games() {
+        let mut env = (e.make)();
+        env.reset(11, level(2)).unwrap();
+        let seat = env.to_act().unwrap();
+        env.act(seat, &env.oracle_action(&mut Rng::new(0)));
+        let mut legal = env.legal_actions();
+        legal.sort();
+        let mut rng = Rng::new(1);
+        let mut seen: Vec<String> = (0..5_000).map(|_| env.random_action(&mut rng)).collect();
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen, legal, "{}", e.name);
+    }
+}
+
+#[test]
+fn negotiation_turn_limit_truncates_with_no_deal() {
+    let mut env = make("negotiation").unwrap();
+    env.reset(4, level(5)).unwrap();
+    let mut last = None;
+    while let Some(seat) = env.to_act() {
+        last = Some(env.act(seat, "<answer>PROPOSE 1 1 1</answer>"));
+    }
+    let fb = last.unwrap();
+    assert!(fb.done && fb.truncated && !fb.invalid, "{fb:?}");
+    assert_eq!(env.returns(), vec![0.0, 0.0]);
+    assert!(!env.success());
+    assert!(env.observe(AgentId(0)).text.contains("No deal"));
+}

@@ -79,6 +79,16 @@ pub trait Game: Send + Sized + 'static {
     fn seat0_won(&self, returns: [f64; 2]) -> bool {
         returns[0] > returns[1]
     }
+    /// A uniformly random legal move. The default draws from [`Game::legal`]; games with many
+    /// moves override it to skip building the list.
+    fn random_move(&self, rng: &mut Rng) -> String {
+        let mut legal = Vec::new();
+        self.legal(&mut legal);
+        if legal.is_empty() {
+            return String::new();
+        }
+        legal.swap_remove(rng.index(legal.len()))
+    }
     /// The scripted policy's move for the seat to move; it may only read that seat's
     /// information (what [`Game::render`] shows it) and draw from `rng`.
     fn oracle(&self, rng: &mut Rng) -> String;
@@ -216,7 +226,7 @@ impl<G: Game> Env for GameEnv<G> {
 
     fn observe(&self, agent: AgentId) -> Observation {
         let seat = agent.0.min(1);
-        let mut text = String::with_capacity(512);
+        let mut text = String::with_capacity(G::RULES.len() + 512);
         text.push_str(G::RULES);
         text.push('\n');
         self.game.render(seat, &mut text);
@@ -309,6 +319,13 @@ impl<G: Game> ScriptedEnv for GameEnv<G> {
 
     fn success(&self) -> bool {
         self.over() && self.game.seat0_won(self.returns)
+    }
+
+    fn random_action(&self, rng: &mut Rng) -> String {
+        if self.over() {
+            return String::new();
+        }
+        self.game.random_move(rng)
     }
 }
 

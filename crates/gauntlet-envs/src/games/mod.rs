@@ -3,8 +3,9 @@
 //! Every game implements [`Game`] and runs under the shared referee [`GameEnv`] (parsing,
 //! re-prompts after bad moves, forfeits; see [`engine`]). Levels mean different things per game
 //! (each module has its table): random opening plies already played (tic-tac-toe, connect
-//! four), board size (connect four), pile counts (nim), turn limits and item pools
-//! (negotiation); the poker games have a single ladder-free hand at every level.
+//! four: fewer plies left to play at low levels, drawn so that neither seat starts lost), pile
+//! counts and sizes (nim), item pools and turn limits (negotiation). The poker games play the
+//! same single hand at every level.
 //!
 //! | game | returns | oracle |
 //! |---|---|---|

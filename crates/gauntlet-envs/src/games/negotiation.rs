@@ -234,6 +234,18 @@ impl Game for Negotiation {
         }
     }
 
+    fn random_move(&self, rng: &mut Rng) -> String {
+        // Uniform over the proposals and, when an offer stands, `accept` (the last index).
+        let c = self.counts;
+        let proposals = (c[0] + 1) * (c[1] + 1) * (c[2] + 1);
+        let i = rng.below((proposals + self.standing().is_some() as u32) as u64) as u32;
+        if i == proposals {
+            return "accept".into();
+        }
+        let (a, b, d) = (i / ((c[1] + 1) * (c[2] + 1)), i / (c[2] + 1) % (c[1] + 1), i % (c[2] + 1));
+        format!("propose {a} {b} {d}")
+    }
+
     fn write_legal(&self, out: &mut String) {
         out.push_str("propose A B C (the books, hats, balls you keep; 0-");
         push_num(out, self.counts[0] as usize);

@@ -114,6 +114,18 @@ impl Game for Nim {
         }
     }
 
+    fn random_move(&self, rng: &mut Rng) -> String {
+        // Uniform over all (pile, count) moves: one draw over the total number of stones.
+        let mut i = rng.below(self.piles.iter().map(|&n| n as u64).sum::<u64>().max(1)) as u32;
+        for (p, &n) in self.piles.iter().enumerate() {
+            if i < n {
+                return format!("take {} from {}", i + 1, p + 1);
+            }
+            i -= n;
+        }
+        String::new()
+    }
+
     fn write_legal(&self, out: &mut String) {
         out.push_str("take K from P, with 1 <= K <= the size of pile P");
     }

@@ -41,6 +41,8 @@ pub struct TicTacToe {
     cells: [u8; 9],
     /// Seat to move next (when the game is not over).
     next: usize,
+    /// The mark with three in a row (0 none), updated after every move.
+    won: u8,
 }
 
 const LINES: [[usize; 3]; 8] =
@@ -99,7 +101,7 @@ fn solve(cells: &mut [u8; 9], t: &mut [i8]) -> i8 {
 
 impl TicTacToe {
     fn over(&self) -> bool {
-        winner(&self.cells) != 0 || self.cells.iter().all(|&c| c != 0)
+        self.won != 0 || self.cells.iter().all(|&c| c != 0)
     }
 
     /// The best moves (cell indices) for the side to move, by minimax value.
@@ -154,7 +156,7 @@ impl Game for TicTacToe {
     const ZERO_SUM: bool = true;
 
     fn deal(level: Difficulty, rng: &mut Rng) -> Self {
-        let mut g = TicTacToe { cells: [0; 9], next: 0 };
+        let mut g = TicTacToe { cells: [0; 9], next: 0, won: 0 };
         for _ in 0..level.pick([4, 3, 2, 1, 0]) {
             let moves = g.drawing_moves();
             let i = moves[rng.index(moves.len())];
@@ -179,6 +181,7 @@ impl Game for TicTacToe {
             return Err(MoveError::Illegal(format!("cell {cell} is taken")));
         }
         self.cells[cell - 1] = self.next as u8 + 1;
+        self.won = winner(&self.cells);
         note.push(if self.next == 0 { 'X' } else { 'O' });
         note.push_str(" took ");
         push_num(note, cell);
@@ -209,7 +212,7 @@ impl Game for TicTacToe {
             buf[1 + (i / 3) * 17 + (i % 3) * 2] = b".XO"[c as usize];
         }
         out.push_str(std::str::from_utf8(&buf).unwrap_or_default());
-        match winner(&self.cells) {
+        match self.won {
             0 if self.over() => out.push_str("\nResult: draw."),
             0 => {}
             m => out.push_str(if m as usize == seat + 1 {
@@ -228,7 +231,7 @@ impl Game for TicTacToe {
     }
 
     fn outcome(&self) -> [f64; 2] {
-        match winner(&self.cells) {
+        match self.won {
             1 => [1.0, -1.0],
             2 => [-1.0, 1.0],
             _ => [0.0, 0.0],
@@ -250,13 +253,13 @@ mod tests {
         let t = table();
         assert_eq!(t[0], 0);
         // X on 1 and 2, O on 4 and 5, X to move: 3 wins at once.
-        let g = TicTacToe { cells: [1, 1, 0, 2, 2, 0, 0, 0, 0], next: 0 };
+        let g = TicTacToe { cells: [1, 1, 0, 2, 2, 0, 0, 0, 0], next: 0, won: 0 };
         assert_eq!(g.best_moves(), vec![2]);
     }
 
     #[test]
     fn renders_the_board_next_to_the_cell_numbers() {
-        let g = TicTacToe { cells: [1, 0, 0, 0, 2, 0, 0, 0, 1], next: 1 };
+        let g = TicTacToe { cells: [1, 0, 0, 0, 2, 0, 0, 0, 1], next: 1, won: 0 };
         let mut out = String::new();
         g.render(1, &mut out);
         assert_eq!(out, "You are O.\nX . .      1 2 3\n. O .      4 5 6\n. . X      7 8 9");

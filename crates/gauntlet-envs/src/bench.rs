@@ -1,5 +1,5 @@
 //! Environment speed: steps per second and episodes per second, single thread, through the
-//! [`Env`] / [`ScriptedEnv`] trait API only (so it measures every registry entry the same way).
+//! [`gauntlet_core::Env`] / [`ScriptedEnv`] trait API only (so it measures every registry entry the same way).
 //!
 //! Three measurements per environment, each stopping at the time budget or the step cap,
 //! whichever comes first:

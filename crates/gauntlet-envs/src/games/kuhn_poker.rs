@@ -1,27 +1,32 @@
-//! Kuhn poker: one hand of the three-card (J < Q < K) poker game of Kuhn (1950).
+//! Kuhn poker: the three-card (J < Q < K) poker game of Kuhn (1950), as a match of hands.
 //!
-//! Each seat antes 1 chip and gets one private card; the third card is unseen. Seat 0 acts
-//! first: `check` or `bet` (1 chip). After a check, seat 1 may `check` (showdown for the pot of
-//! 2) or `bet`; facing a bet a seat may `call` (showdown for 4) or `fold` (the bettor takes the
-//! pot). At showdown the higher card wins. **Returns** are net chips (±1 or ±2), zero-sum.
-//! `success()` is a seat-0 win. Cards are dealt at reset from the episode's rng.
+//! In each hand both players ante 1 chip and get one private card; the third card is unseen.
+//! The first player acts: `check` or `bet` (1 chip). After a check, the second may `check`
+//! (showdown for the pot of 2) or `bet`; facing a bet a player may `call` (showdown for 4) or
+//! `fold` (the bettor takes the pot). At showdown the higher card wins. **Returns** are the net
+//! chips over the match (±1 or ±2 per hand), zero-sum. `success()` is a seat-0 win. Cards are
+//! dealt at reset from the episode's rng.
 //!
-//! **Levels**: all levels play the same single hand (the game has no size parameter).
+//! **Levels** set the number of hands: level `n` plays `n` hands, seat 0 acting first in hands
+//! 1, 3, 5 and seat 1 in hands 2 and 4 (see [`super::hands`]). Level 1 is the classic single
+//! hand.
 //!
 //! **Oracle**: a Nash equilibrium from Kuhn's one-parameter family, with α = [`ALPHA`], mixing
 //! with the acting seat's rng. First player: bet J with probability α, K with 3α, never Q; after
 //! check–bet fold J, call Q with α + 1/3, call K. Second player: facing a bet call K, call Q
 //! with 1/3, fold J; after a check bet K, bet J with 1/3, check Q. The first player's value is
-//! −1/18 ≈ −0.056 per hand (the test suite checks it). As seat 0 against uniformly random play
-//! it wins about +0.08 chips per hand on average but only 43–50% of the hands (by level, 200
-//! seeds), so its `oracle_success` is low: an equilibrium is unexploitable, not exploitative.
+//! −1/18 ≈ −0.056 per hand (the test suite checks it at level 1). Against uniformly random
+//! play it wins chips on average but loses many single hands, so its `oracle_success` (match
+//! win-or-draw rate) is modest: an equilibrium is unexploitable, not exploitative.
 //!
-//! **Example** (seat 1's view): `Your card: Q. Betting: opponent bet. Legal moves: call fold`.
+//! **Example** (the second player's view): `Your card: Q. Betting: opponent bet.` with legal
+//! moves `call fold`.
 //!
 //! **Failure modes**: calling with J, answering `raise` (not a Kuhn move), betting twice.
 
-use super::engine::{Game, MoveError};
-use gauntlet_core::{Difficulty, Rng};
+use super::engine::MoveError;
+use super::hands::{Hand, Match};
+use gauntlet_core::Rng;
 
 /// The equilibrium parameter α ∈ [0, 1/3] of the oracle.
 pub const ALPHA: f64 = 1.0 / 6.0;
@@ -57,18 +62,21 @@ impl Act {
     }
 }
 
-/// The Kuhn poker state.
+/// Kuhn poker: a match of `level` hands.
+pub type KuhnPoker = Match<KuhnHand>;
+
+/// One hand of Kuhn poker, in positions (0 acts first).
 #[derive(Debug, Clone)]
-pub struct KuhnPoker {
-    /// Card rank per seat (0 = J, 1 = Q, 2 = K).
+pub struct KuhnHand {
+    /// Card rank per position (0 = J, 1 = Q, 2 = K).
     cards: [u8; 2],
     history: Vec<Act>,
 }
 
-impl KuhnPoker {
-    /// The private card of `seat` as a letter.
-    pub fn card(&self, seat: usize) -> char {
-        CARDS[self.cards[seat] as usize]
+impl KuhnHand {
+    /// The private card of position `pos` as a letter.
+    pub fn card(&self, pos: usize) -> char {
+        CARDS[self.cards[pos] as usize]
     }
 
     fn over(&self) -> bool {
@@ -96,17 +104,18 @@ impl KuhnPoker {
     }
 }
 
-impl Game for KuhnPoker {
+impl Hand for KuhnHand {
     const NAME: &'static str = "kuhn_poker";
-    const DESCRIPTION: &'static str = "Kuhn poker: one hand of three-card poker, two seats, private cards.";
-    const RULES: &'static str = "Kuhn poker: deck J<Q<K, each player antes 1 and holds one private card. Player 1 \
-                                 acts first: check or bet 1; facing a bet, call or fold. At showdown the higher \
+    const DESCRIPTION: &'static str =
+        "Kuhn poker: three-card poker, 1-5 hands by level, two seats, private cards.";
+    const RULES: &'static str =
+        "Kuhn poker: deck J<Q<K, each player antes 1 and holds one private card. The first \
+                                 player checks or bets 1; facing a bet, call or fold. At showdown the higher \
                                  card takes the pot.";
-    const ZERO_SUM: bool = true;
 
-    fn deal(_level: Difficulty, rng: &mut Rng) -> Self {
+    fn deal(rng: &mut Rng) -> Self {
         let deck = rng.permutation(3);
-        KuhnPoker { cards: [deck[0] as u8, deck[1] as u8], history: Vec::with_capacity(3) }
+        KuhnHand { cards: [deck[0] as u8, deck[1] as u8], history: Vec::with_capacity(3) }
     }
 
     fn to_move(&self) -> Option<usize> {
@@ -129,7 +138,6 @@ impl Game for KuhnPoker {
             };
             return Err(MoveError::Illegal(format!("cannot {}: {why}", act.word())));
         }
-        note.push_str(if self.history.len().is_multiple_of(2) { "player 1 " } else { "player 2 " });
         note.push_str(act.past());
         self.history.push(act);
         Ok(())
@@ -146,44 +154,38 @@ impl Game for KuhnPoker {
         out.push_str(b.word());
     }
 
-    fn render(&self, seat: usize, out: &mut String) {
-        out.push_str(if seat == 0 {
-            "You are player 1. Your card: "
-        } else {
-            "You are player 2. Your card: "
-        });
-        out.push(self.card(seat));
-        out.push_str(".\nBetting:");
+    fn render(&self, pos: usize, out: &mut String) {
+        out.push_str("Your card: ");
+        out.push(self.card(pos));
+        out.push_str(". Betting:");
         if self.history.is_empty() {
             out.push_str(" none yet");
         }
         for (i, a) in self.history.iter().enumerate() {
             out.push_str(if i == 0 { " " } else { ", " });
-            out.push_str(if i % 2 == seat { "you " } else { "opponent " });
+            out.push_str(if i % 2 == pos { "you " } else { "opponent " });
             out.push_str(a.past());
         }
         out.push('.');
         if self.over() {
             if self.showdown() {
-                out.push_str("\nShowdown: opponent shows ");
-                out.push(self.card(seat ^ 1));
+                out.push_str(" Opponent shows ");
+                out.push(self.card(pos ^ 1));
                 out.push('.');
             }
-            let won = self.outcome()[seat];
-            out.push_str(if won > 0.0 { "\nResult: you won " } else { "\nResult: you lost " });
+            let won = self.outcome()[pos];
+            out.push_str(if won > 0.0 { " You won " } else { " You lost " });
             out.push(char::from(b'0' + won.abs() as u8));
             out.push_str(" chip(s).");
         }
     }
 
-    fn anchor(&self, seat: usize, out: &mut String) {
-        out.push(self.card(seat));
+    fn anchor(&self, pos: usize, out: &mut String) {
+        out.push(self.card(pos));
         out.push('|');
         for a in &self.history {
             out.push(a.word().as_bytes()[0] as char);
         }
-        out.push('|');
-        out.push(char::from(b'0' + seat as u8));
     }
 
     fn outcome(&self) -> [f64; 2] {

@@ -1,30 +1,33 @@
 //! Leduc hold'em: the two-round, six-card poker game of Southey et al. (2005, "Bayes' Bluff").
 //!
-//! Deck J J Q Q K K. Each seat antes 1 chip and gets one private card. Round 1 is a betting
-//! round with bets and raises of 2 chips; then a public card is revealed and round 2 bets 4.
-//! Seat 0 acts first in both rounds. With no bet to answer a seat may `check` or `bet`; facing
-//! a bet it may `call`, `raise` (at most 2 bets per round: a bet and one raise) or `fold`. A
-//! round ends with check–check or a call. At showdown a pair with the public card wins, else the
-//! higher card; equal ranks split the pot. **Returns** are net chips, zero-sum; `success()` is a
-//! seat-0 win. Cards are dealt at reset from the episode's rng.
+//! Deck J J Q Q K K. In each hand both players ante 1 chip and get one private card. Round 1 is
+//! a betting round with bets and raises of 2 chips; then a public card is revealed and round 2
+//! bets 4. The first player acts first in both rounds. With no bet to answer a player may
+//! `check` or `bet`; facing a bet it may `call`, `raise` (at most 2 bets per round: a bet and one
+//! raise) or `fold`. A round ends with check–check or a call. At showdown a pair with the public
+//! card wins, else the higher card; equal ranks split the pot. **Returns** are the net chips
+//! over the match, zero-sum; `success()` is a seat-0 win. Cards are dealt at reset from the
+//! episode's rng.
 //!
-//! **Levels**: all levels play the same single hand (the game has no size parameter).
+//! **Levels** set the number of hands: level `n` plays `n` hands with the seats alternating as
+//! first player (see [`super::hands`]). Level 1 is the classic single hand.
 //!
 //! **Oracle**: a rule-based strategy on hand strength (it sees only its card, the public card and
 //! the betting). Round 1: K bets and raises; Q checks and calls one bet, folding to a raise half
 //! the time; J checks, bluffs 1/3 of the time when checked to, folds to a bet. Round 2: a pair
 //! bets and raises; an unpaired K bets and calls; an unpaired Q checks, calls a bet half the time
-//! and folds to a raise; J checks, bluffs 1/10 when checked to and folds to bets. As seat 0 against
-//! uniformly random play it wins about +1.1 chips per hand on average but wins or splits only
-//! 44–52% of the hands (it folds many small pots to random bets).
+//! and folds to a raise; J checks, bluffs 1/10 when checked to and folds to bets. Against uniformly
+//! random play it wins about +1 chip per hand on average but folds many small pots to random
+//! bets, so it wins or splits only about half of the single hands (`oracle_success` at level 1).
 //!
-//! **Example** (seat 0's view after round 1): `Your card: Q. Public card: Q. Round 1: you bet,
-//! opponent called. Round 2: none yet. Pot: 6 (you put in 3).` — a pair, so bet.
+//! **Example** (the first player's view after round 1): `Your card: Q, public card: Q. Round 1:
+//! you bet, opponent called. Round 2: none yet. Pot 6 (you put in 3).` — a pair, so bet.
 //!
 //! **Failure modes**: raising past the cap, `check` when facing a bet, folding a pair.
 
-use super::engine::{push_num, Game, MoveError};
-use gauntlet_core::{Difficulty, Rng};
+use super::engine::{push_num, MoveError};
+use super::hands::{Hand, Match};
+use gauntlet_core::Rng;
 
 const CARDS: [char; 3] = ['J', 'Q', 'K'];
 /// Bet size per round.
@@ -63,24 +66,27 @@ impl Act {
     }
 }
 
-/// The Leduc hold'em state.
+/// Leduc hold'em: a match of `level` hands.
+pub type LeducHoldem = Match<LeducHand>;
+
+/// One hand of Leduc hold'em, in positions (0 acts first in both rounds).
 #[derive(Debug, Clone)]
-pub struct LeducHoldem {
-    /// Private card rank per seat (0 = J, 1 = Q, 2 = K).
+pub struct LeducHand {
+    /// Private card rank per position (0 = J, 1 = Q, 2 = K).
     cards: [u8; 2],
     /// The public card's rank (shown from round 2 on).
     public: u8,
     /// Betting per round.
     rounds: [Vec<Act>; 2],
     round: usize,
-    /// Chips each seat has put in (ante included).
+    /// Chips each position has put in (ante included).
     put: [u32; 2],
     folded: Option<usize>,
     done: bool,
 }
 
-impl LeducHoldem {
-    /// The private card of `seat` as a letter.
+impl LeducHand {
+    /// The private card of position `seat` as a letter.
     pub fn card(&self, seat: usize) -> char {
         CARDS[self.cards[seat] as usize]
     }
@@ -117,18 +123,17 @@ impl LeducHoldem {
     }
 }
 
-impl Game for LeducHoldem {
+impl Hand for LeducHand {
     const NAME: &'static str = "leduc_holdem";
     const DESCRIPTION: &'static str =
-        "Leduc hold'em: two betting rounds, a public card, six-card deck, two seats.";
+        "Leduc hold'em: two betting rounds, a public card, six-card deck, 1-5 hands by level.";
     const RULES: &'static str = "Leduc hold'em: deck J J Q Q K K; each player antes 1 and holds one private card. \
                                  Round 1 bets 2, then a public card is shown and round 2 bets 4; at most a bet and \
                                  one raise per round. Pairing the public card wins at showdown, else the higher card.";
-    const ZERO_SUM: bool = true;
 
-    fn deal(_level: Difficulty, rng: &mut Rng) -> Self {
+    fn deal(rng: &mut Rng) -> Self {
         let deck = rng.permutation(6);
-        LeducHoldem {
+        LeducHand {
             cards: [(deck[0] / 2) as u8, (deck[1] / 2) as u8],
             public: (deck[2] / 2) as u8,
             rounds: [Vec::with_capacity(4), Vec::with_capacity(4)],
@@ -174,7 +179,6 @@ impl Game for LeducHoldem {
             Act::Call => self.put[seat] = other,
             Act::Check | Act::Fold => {}
         }
-        note.push_str(if seat == 0 { "player 1 " } else { "player 2 " });
         note.push_str(act.past());
         let first_check = act == Act::Check && self.rounds[self.round].is_empty();
         self.rounds[self.round].push(act);
@@ -210,14 +214,10 @@ impl Game for LeducHoldem {
         }
     }
 
-    fn render(&self, seat: usize, out: &mut String) {
-        out.push_str(if seat == 0 {
-            "You are player 1. Your card: "
-        } else {
-            "You are player 2. Your card: "
-        });
-        out.push(self.card(seat));
-        out.push_str(". Public card: ");
+    fn render(&self, pos: usize, out: &mut String) {
+        out.push_str("Your card: ");
+        out.push(self.card(pos));
+        out.push_str(", public card: ");
         if self.round == 1 {
             out.push(CARDS[self.public as usize]);
         } else {
@@ -225,41 +225,41 @@ impl Game for LeducHoldem {
         }
         out.push('.');
         for (r, acts) in self.rounds.iter().enumerate() {
-            out.push_str(if r == 0 { "\nRound 1:" } else { "\nRound 2:" });
+            out.push_str(if r == 0 { " Round 1:" } else { " Round 2:" });
             if acts.is_empty() {
                 out.push_str(" none yet");
             }
             for (i, a) in acts.iter().enumerate() {
                 out.push_str(if i == 0 { " " } else { ", " });
-                out.push_str(if i % 2 == seat { "you " } else { "opponent " });
+                out.push_str(if i % 2 == pos { "you " } else { "opponent " });
                 out.push_str(a.past());
             }
             out.push('.');
         }
-        out.push_str("\nPot: ");
+        out.push_str(" Pot ");
         push_num(out, (self.put[0] + self.put[1]) as usize);
         out.push_str(" (you put in ");
-        push_num(out, self.put[seat] as usize);
+        push_num(out, self.put[pos] as usize);
         out.push_str(").");
         if self.done {
             if self.folded.is_none() {
-                out.push_str("\nShowdown: opponent shows ");
-                out.push(self.card(seat ^ 1));
+                out.push_str(" Opponent shows ");
+                out.push(self.card(pos ^ 1));
                 out.push('.');
             }
-            let r = self.outcome()[seat];
+            let r = self.outcome()[pos];
             out.push_str(match r.partial_cmp(&0.0) {
-                Some(std::cmp::Ordering::Greater) => "\nResult: you won ",
-                Some(std::cmp::Ordering::Less) => "\nResult: you lost ",
-                _ => "\nResult: split pot, ",
+                Some(std::cmp::Ordering::Greater) => " You won ",
+                Some(std::cmp::Ordering::Less) => " You lost ",
+                _ => " Split pot, ",
             });
             push_num(out, r.abs() as usize);
             out.push_str(" chip(s).");
         }
     }
 
-    fn anchor(&self, seat: usize, out: &mut String) {
-        out.push(self.card(seat));
+    fn anchor(&self, pos: usize, out: &mut String) {
+        out.push(self.card(pos));
         out.push(if self.round == 1 { CARDS[self.public as usize] } else { '-' });
         for acts in &self.rounds {
             out.push('|');
@@ -267,8 +267,6 @@ impl Game for LeducHoldem {
                 out.push(a.word().as_bytes()[0] as char);
             }
         }
-        out.push('|');
-        out.push(char::from(b'0' + seat as u8));
     }
 
     fn outcome(&self) -> [f64; 2] {

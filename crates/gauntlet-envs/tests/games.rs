@@ -393,3 +393,32 @@ fn negotiation_turn_limit_truncates_with_no_deal() {
     assert!(!env.success());
     assert!(env.observe(AgentId(0)).text.contains("No deal"));
 }
+
+#[test]
+fn matches_of_several_hands_reveal_only_showdowns() {
+    use gauntlet_envs::games::hands::{Hand, Match};
+    use gauntlet_envs::games::leduc_holdem::LeducHoldem;
+    fn check<H: Hand>(env: &mut GameEnv<Match<H>>) {
+        for seed in 0..30 {
+            env.reset(seed, level(5)).unwrap();
+            let mut rng = Rng::new(seed);
+            while let Some(seat) = env.to_act() {
+                let done = env.game().hands().iter().filter(|h| h.to_move().is_none()).count();
+                for s in [seat, AgentId(1 - seat.0)] {
+                    let text = env.observe(s).text;
+                    // The running hand's section: after "Hand k of 5", before the chip count.
+                    let marker = format!("Hand {} of 5", done + 1);
+                    let at = text.find(&marker).unwrap_or_else(|| panic!("no `{marker}` in {text}"));
+                    let section = &text[at..text.find("Chips won so far").unwrap()];
+                    assert!(section.contains("Your card: ") && !section.contains("shows"), "{section}");
+                    assert_eq!(text.matches("Your card: ").count(), done + 1);
+                }
+                let action = env.random_action(&mut rng);
+                env.act(seat, &action);
+            }
+            assert_eq!(env.returns()[0] + env.returns()[1], 0.0);
+        }
+    }
+    check(&mut GameEnv::<KuhnPoker>::new());
+    check(&mut GameEnv::<LeducHoldem>::new());
+}

@@ -422,3 +422,15 @@ fn matches_of_several_hands_reveal_only_showdowns() {
     check(&mut GameEnv::<KuhnPoker>::new());
     check(&mut GameEnv::<LeducHoldem>::new());
 }
+
+#[test]
+fn allowance_and_penalty_are_configurable() {
+    let mut env = GameEnv::<Nim>::new().with_allowance(0).with_penalty(-0.1);
+    env.reset(0, level(1)).unwrap();
+    let fb = env.act(AgentId(0), "take 99 from 1");
+    assert!(fb.invalid && fb.done);
+    assert_eq!(env.returns(), vec![-1.1, 1.0]);
+    assert_eq!(env.forfeited(), Some(0));
+    assert!(env.observe(AgentId(0)).text.contains("you forfeited"));
+    assert!(env.observe(AgentId(7)).text.contains("no seat 7"));
+}

@@ -225,7 +225,13 @@ impl<G: Game> Env for GameEnv<G> {
     }
 
     fn observe(&self, agent: AgentId) -> Observation {
-        let seat = agent.0.min(1);
+        let seat = agent.0;
+        if seat > 1 {
+            return Observation {
+                text: format!("There is no {agent} in this two-seat game."),
+                anchor: format!("{}|none", G::NAME),
+            };
+        }
         let mut text = String::with_capacity(G::RULES.len() + 512);
         text.push_str(G::RULES);
         text.push('\n');
@@ -331,8 +337,29 @@ impl<G: Game> ScriptedEnv for GameEnv<G> {
 
 /// Append `n` in decimal to `out` without going through the formatting machinery.
 pub(crate) fn push_num(out: &mut String, n: usize) {
-    if n >= 10 {
-        push_num(out, n / 10);
+    if n < 10 {
+        out.push(char::from(b'0' + n as u8));
+        return;
     }
-    out.push(char::from(b'0' + (n % 10) as u8));
+    let mut buf = [0u8; 20];
+    let (mut i, mut n) = (buf.len(), n);
+    while n > 0 {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
+    out.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn push_num_writes_decimal() {
+        let mut s = String::new();
+        for n in [0, 7, 10, 305, usize::MAX] {
+            super::push_num(&mut s, n);
+            s.push(' ');
+        }
+        assert_eq!(s, format!("0 7 10 305 {} ", usize::MAX));
+    }
 }

@@ -42,6 +42,7 @@
 
 use super::engine::{push_num, Game, MoveError};
 use gauntlet_core::{Difficulty, Rng};
+use std::sync::OnceLock;
 
 const NAMES: [(&str, &str); 3] = [("book", "books"), ("hat", "hats"), ("ball", "balls")];
 /// Every seat's value of the whole pool.
@@ -106,7 +107,15 @@ impl Negotiation {
     }
 }
 
-fn value_vectors(counts: [u32; 3]) -> Vec<[u32; 3]> {
+/// The value vectors worth [`TOTAL`] for every item-count triple in `1..=4` (built once).
+fn value_vectors(counts: [u32; 3]) -> &'static [[u32; 3]] {
+    static TABLE: OnceLock<Vec<Vec<[u32; 3]>>> = OnceLock::new();
+    let table = TABLE
+        .get_or_init(|| (0..64).map(|i| enumerate_values([i / 16 + 1, i / 4 % 4 + 1, i % 4 + 1])).collect());
+    &table[((counts[0] - 1) * 16 + (counts[1] - 1) * 4 + counts[2] - 1) as usize]
+}
+
+fn enumerate_values(counts: [u32; 3]) -> Vec<[u32; 3]> {
     let mut out = Vec::new();
     for a in 0..=TOTAL {
         for b in 0..=TOTAL {

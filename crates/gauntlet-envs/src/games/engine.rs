@@ -17,6 +17,9 @@
 //!   private cards or values), the last public move, the error (if it is being re-prompted),
 //!   the legal moves and the answer instruction. The anchor is [`Game::anchor`]: the same
 //!   private + public state, without the history of errors.
+//! - **Rewards**: [`Feedback::reward`] goes to the acting seat only: 0 during play, its final
+//!   return on the move that ends the game. The other seat's final return is in
+//!   [`Env::returns`], which rollouts should read once [`Env::to_act`] is `None`.
 //! - **Randomness**: chance events (card deals, random openings, item pools) are drawn at reset
 //!   from `Rng::for_instance(name, seed, level)`, so `(seed, level)` + actions fix everything.
 

@@ -20,6 +20,7 @@
 #![deny(missing_docs)]
 
 pub mod action;
+pub mod bench;
 pub mod games;
 pub mod multi;
 pub mod play;

@@ -1,8 +1,32 @@
 //! Multi-turn single-agent environments.
 
+pub mod frozen_lake;
+pub mod game_2048;
+mod ledger;
+pub mod lights_out;
+pub mod maze_explore;
+pub mod minesweeper_play;
+pub mod sokoban_play;
+
+pub use ledger::TurnRules;
+
 use crate::EnvEntry;
+use gauntlet_core::EnvKind;
+
+/// A single-seat multi-turn entry.
+fn single(name: &'static str, oracle_success: [f64; 5], make: fn() -> Box<dyn crate::ScriptedEnv>) -> EnvEntry {
+    EnvEntry { name, kind: EnvKind::MultiTurn, seats: 1, oracle_success, make }
+}
 
 /// The multi-turn environments of this module.
 pub fn entries() -> Vec<EnvEntry> {
-    vec![]
+    vec![
+        single("sokoban_play", [1.0; 5], || Box::new(sokoban_play::SokobanPlay::default())),
+        single("frozen_lake", [1.0; 5], || Box::new(frozen_lake::FrozenLake::new(false))),
+        single("frozen_lake_slippery", [0.0; 5], || Box::new(frozen_lake::FrozenLake::new(true))),
+        single("game_2048", [0.0; 5], || Box::new(game_2048::Game2048::default())),
+        single("lights_out", [1.0; 5], || Box::new(lights_out::LightsOut::default())),
+        single("maze_explore", [1.0; 5], || Box::new(maze_explore::MazeExplore::default())),
+        single("minesweeper_play", [0.0; 5], || Box::new(minesweeper_play::MinesweeperPlay::default())),
+    ]
 }

@@ -9,7 +9,10 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let seeds: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(200);
     let only = args.get(2);
-    println!("{:<22} {:>5} {:>7} {:>7} {:>10} {:>10}", "env", "level", "oracle", "random", "mean_turns", "steps/s");
+    println!(
+        "{:<22} {:>5} {:>7} {:>7} {:>10} {:>10}",
+        "env", "level", "oracle", "random", "mean_turns", "steps/s"
+    );
     for entry in gauntlet_envs::registry().into_iter().filter(|e| e.kind == EnvKind::MultiTurn) {
         if only.is_some_and(|o| o != entry.name) {
             continue;
@@ -23,7 +26,8 @@ fn main() {
                     env.reset(seed, d).unwrap();
                     let mut rng = Rng::new(seed ^ 0x5eed);
                     while let Some(agent) = env.to_act() {
-                        let a = if oracle { env.oracle_action(&mut rng) } else { env.random_action(&mut rng) };
+                        let a =
+                            if oracle { env.oracle_action(&mut rng) } else { env.random_action(&mut rng) };
                         let _ = env.observe(agent);
                         env.act(agent, &a);
                         steps += 1;

@@ -134,8 +134,20 @@ impl MazeExplore {
     fn direction_hint(&self) -> String {
         let (r, c) = (self.pos / self.n, self.pos % self.n);
         let (gr, gc) = (self.goal / self.n, self.goal % self.n);
-        let ns = if gr < r { "north" } else if gr > r { "south" } else { "" };
-        let ew = if gc < c { "west" } else if gc > c { "east" } else { "" };
+        let ns = if gr < r {
+            "north"
+        } else if gr > r {
+            "south"
+        } else {
+            ""
+        };
+        let ew = if gc < c {
+            "west"
+        } else if gc > c {
+            "east"
+        } else {
+            ""
+        };
         match (ns, ew) {
             ("", "") => "here".into(),
             ("", x) | (x, "") => x.into(),
@@ -175,7 +187,12 @@ fn carve(rng: &mut Rng, n: usize, extra: usize) -> Vec<bool> {
         let mut options = Vec::new();
         for (di, dj) in [(-1isize, 0isize), (1, 0), (0, -1), (0, 1)] {
             let (ni, nj) = (i as isize + di, j as isize + dj);
-            if ni >= 0 && nj >= 0 && (ni as usize) < k && (nj as usize) < k && !visited[ni as usize * k + nj as usize] {
+            if ni >= 0
+                && nj >= 0
+                && (ni as usize) < k
+                && (nj as usize) < k
+                && !visited[ni as usize * k + nj as usize]
+            {
                 options.push((ni as usize, nj as usize));
             }
         }
@@ -185,7 +202,8 @@ fn carve(rng: &mut Rng, n: usize, extra: usize) -> Vec<bool> {
         };
         visited[ni * k + nj] = true;
         walls[room(ni, nj)] = false;
-        walls[(2 * i + 1 + 2 * ni + 1) / 2 * n + (2 * j + 1 + 2 * nj + 1) / 2] = false;
+        // The wall between two adjacent rooms sits at the mean of their coordinates.
+        walls[(i + ni + 1) * n + j + nj + 1] = false;
         stack.push((ni, nj));
     }
     let mut opened = 0;
@@ -221,7 +239,9 @@ impl Env for MazeExplore {
         let (dist, _) = self.bfs(self.pos);
         let far = (0..self.n * self.n).filter(|&p| !self.walls[p]).map(|p| dist[p]).max().unwrap_or(0);
         let rooms: Vec<usize> = (0..self.n * self.n)
-            .filter(|&p| (p / self.n) % 2 == 1 && (p % self.n) % 2 == 1 && 2 * dist[p] >= far && p != self.pos)
+            .filter(|&p| {
+                (p / self.n) % 2 == 1 && (p % self.n) % 2 == 1 && 2 * dist[p] >= far && p != self.pos
+            })
             .collect();
         self.goal = *rng.choose(&rooms).unwrap_or(&self.pos);
         let floor = self.walls.iter().filter(|&&w| !w).count();
@@ -237,7 +257,8 @@ impl Env for MazeExplore {
 
     fn observe(&self, _agent: AgentId) -> Observation {
         let map = self.render();
-        let hint = if self.hint { format!(" The goal is {} of you.", self.direction_hint()) } else { String::new() };
+        let hint =
+            if self.hint { format!(" The goal is {} of you.", self.direction_hint()) } else { String::new() };
         let goal = if self.seen[self.goal] { " You have seen the goal." } else { "" };
         let (r, c) = (self.pos / self.n + 1, self.pos % self.n + 1);
         let text = format!(

@@ -39,6 +39,9 @@ const NAME: &str = "sokoban_play";
 /// A position: player square and a bit mask of box squares (grids have at most 64 squares).
 type State = (u8, u64);
 
+/// A generation attempt: (boxes off goals, solution length), walls, goals, boxes, player.
+type Attempt = ((u32, usize), Vec<bool>, u64, u64, usize);
+
 /// Interactive Sokoban (see the module docs).
 pub struct SokobanPlay {
     spec: EnvSpec,
@@ -169,7 +172,7 @@ impl SokobanPlay {
         let nboxes = d.pick([1usize, 1, 2, 3, 3]);
         let steps = d.pick([12usize, 20, 30, 40, 50]);
         self.size = size;
-        let mut best: Option<((u32, usize), Vec<bool>, u64, u64, usize)> = None;
+        let mut best: Option<Attempt> = None;
         for _ in 0..8 {
             let walls = room(rng, size, inner);
             let floor: Vec<usize> = (0..size * size).filter(|&i| !walls[i]).collect();
@@ -252,8 +255,9 @@ fn opposite(d: Dir) -> Dir {
 
 /// A `size × size` room: border walls plus `inner` random inner walls keeping the floor connected.
 fn room(rng: &mut Rng, size: usize, inner: usize) -> Vec<bool> {
-    let mut walls: Vec<bool> =
-        (0..size * size).map(|i| i / size == 0 || i / size == size - 1 || i % size == 0 || i % size == size - 1).collect();
+    let mut walls: Vec<bool> = (0..size * size)
+        .map(|i| i / size == 0 || i / size == size - 1 || i % size == 0 || i % size == size - 1)
+        .collect();
     let mut placed = 0;
     for _ in 0..inner * 10 {
         if placed == inner {

@@ -130,7 +130,7 @@ impl FrozenLake {
                 .sum::<f64>()
                 / 3.0
         };
-        for _ in 0..2000 {
+        for _ in 0..1000 {
             let mut delta = 0.0f64;
             for p in 0..cells {
                 if self.holes[p] || p == self.goal() {
@@ -140,7 +140,7 @@ impl FrozenLake {
                 delta = delta.max((best - v[p]).abs());
                 v[p] = best;
             }
-            if delta < 1e-9 {
+            if delta < 1e-7 {
                 break;
             }
         }

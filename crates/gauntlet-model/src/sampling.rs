@@ -156,7 +156,24 @@ pub fn generate(
     prompts: &[Vec<u32>],
     params: &SamplingParams,
 ) -> Result<Vec<Completion>> {
+    let seeds: Vec<u64> =
+        (0..prompts.len()).map(|r| splitmix64(params.seed) ^ splitmix64(r as u64 + 1)).collect();
+    generate_seeded(model, tokenizer, prompts, &seeds, params)
+}
+
+/// [`generate`] with one stream seed per row (`params.seed` is ignored): a row's output then
+/// depends on its prompt and its seed only, whatever batch it is sampled in.
+pub fn generate_seeded(
+    model: &Llama,
+    tokenizer: &Tokenizer,
+    prompts: &[Vec<u32>],
+    seeds: &[u64],
+    params: &SamplingParams,
+) -> Result<Vec<Completion>> {
     check(params, prompts, model)?;
+    if seeds.len() != prompts.len() {
+        return Err(Error::Sampling(format!("{} seeds for {} prompts", seeds.len(), prompts.len())));
+    }
     let b = prompts.len();
     if b == 0 {
         return Ok(Vec::new());
@@ -170,8 +187,7 @@ pub fn generate(
         ids[r * longest + pad..][..p.len()].copy_from_slice(p);
         valid[r * longest + pad..][..p.len()].fill(1);
     }
-    let mut rngs: Vec<Rng> =
-        (0..b).map(|r| Rng::new(splitmix64(params.seed) ^ splitmix64(r as u64 + 1))).collect();
+    let mut rngs: Vec<Rng> = seeds.iter().map(|&s| Rng::new(s)).collect();
     let mut out: Vec<Completion> = (0..b)
         .map(|_| Completion {
             tokens: vec![],

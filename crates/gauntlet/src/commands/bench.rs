@@ -28,6 +28,13 @@ pub struct BenchArgs {
     /// Also write the results as JSON to this file.
     #[arg(long)]
     pub json: Option<PathBuf>,
+    /// Measure the multi-turn environments and games instead (steps/s per core with rendering,
+    /// episodes/s with scripted policies); `--tasks` then filters environment names.
+    #[arg(long)]
+    pub envs: bool,
+    /// With `--envs`: milliseconds per measurement.
+    #[arg(long, default_value_t = 300)]
+    pub budget_ms: u64,
 }
 
 /// Timing statistics of one measured operation.
@@ -72,6 +79,20 @@ pub struct BenchRow {
 
 /// Run `gauntlet bench`.
 pub fn exec(args: BenchArgs) -> Result<()> {
+    if args.envs {
+        let opts = gauntlet_envs::bench::EnvBenchOptions {
+            budget: std::time::Duration::from_millis(args.budget_ms),
+            ..Default::default()
+        };
+        let wanted: Vec<String> = args.tasks.split(',').map(|t| t.trim().to_string()).collect();
+        let all = wanted.iter().any(|w| w == "all");
+        let rows = gauntlet_envs::bench::bench_envs(&opts, |name| all || wanted.iter().any(|w| w == name));
+        if rows.is_empty() {
+            anyhow::bail!("no environment matches `{}` (`gauntlet tasks` lists them)", args.tasks);
+        }
+        print!("{}", gauntlet_envs::bench::markdown(&rows));
+        return Ok(());
+    }
     let tasks = resolve_tasks(&args.tasks)?;
     let levels: Vec<Difficulty> = args
         .levels

@@ -2,9 +2,12 @@
 
 mod advantages;
 mod bench;
+mod eval;
 pub mod generate;
+mod play;
 mod solve;
 mod tasks;
+mod train;
 mod verify;
 
 use clap::{Parser, Subcommand};
@@ -33,6 +36,12 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Compute advantages for logged rollouts (JSONL in, JSONL out).
     Advantages(advantages::AdvantagesArgs),
+    /// Play an environment or game in the terminal (a human at one seat).
+    Play(play::PlayArgs),
+    /// Train a policy: SFT on oracle solutions, then RL (no arguments: the built-in default run).
+    Train(train::TrainArgs),
+    /// Evaluate a policy (local run, GGUF model, oracle, random) on held-out problems.
+    Eval(eval::EvalArgs),
 }
 
 /// Run a parsed command line.
@@ -44,5 +53,36 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Verify(args) => verify::exec(args),
         Command::Bench(args) => bench::exec(args),
         Command::Advantages(args) => advantages::exec(args),
+        Command::Play(args) => play::exec(args),
+        Command::Train(args) => train::exec(args),
+        Command::Eval(args) => eval::exec(args),
     }
+}
+
+/// glibc malloc settings that keep freed tensors' memory instead of returning it to the kernel
+/// and page-faulting it back every step (a fifth of a training step otherwise; see
+/// `docs/benchmarks.md`).
+pub const MALLOC_TUNABLES: &str =
+    "glibc.malloc.mmap_threshold=4294967295:glibc.malloc.trim_threshold=4294967295";
+
+/// Prepares the process for model compute: re-executes itself (same pid, same arguments) with
+/// [`MALLOC_TUNABLES`] unless `GLIBC_TUNABLES` is already set, and sizes candle's thread pool
+/// (`threads` = 0: all cores).
+pub fn setup_compute(threads: usize) -> anyhow::Result<()> {
+    #[cfg(target_os = "linux")]
+    if std::env::var_os("GLIBC_TUNABLES").is_none() {
+        use std::os::unix::process::CommandExt;
+        let exe = std::env::current_exe()?;
+        let err = std::process::Command::new(exe)
+            .args(std::env::args_os().skip(1))
+            .env("GLIBC_TUNABLES", MALLOC_TUNABLES)
+            .exec();
+        // Only reached when exec failed: go on with the default allocator.
+        eprintln!("note: could not re-execute with malloc tunables ({err}); training will be slower");
+    }
+    if threads > 0 {
+        std::env::set_var("RAYON_NUM_THREADS", threads.to_string());
+        let _ = rayon::ThreadPoolBuilder::new().num_threads(threads).build_global();
+    }
+    Ok(())
 }

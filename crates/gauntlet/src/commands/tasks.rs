@@ -14,15 +14,28 @@ pub struct TasksArgs {
     pub category: Option<String>,
 }
 
-/// Run `gauntlet tasks`.
+/// Run `gauntlet tasks`: single-turn families, then multi-turn environments and games.
 pub fn exec(args: TasksArgs) -> anyhow::Result<()> {
+    let envs: Vec<(gauntlet_envs::EnvEntry, gauntlet_core::EnvSpec)> = gauntlet_envs::registry()
+        .into_iter()
+        .map(|e| {
+            let spec = (e.make)().spec().clone();
+            (e, spec)
+        })
+        .filter(|(_, s)| args.category.as_deref().is_none_or(|c| s.category == c))
+        .collect();
+    let kind = |k: gauntlet_core::EnvKind| match k {
+        gauntlet_core::EnvKind::SingleTurn => "single_turn",
+        gauntlet_core::EnvKind::MultiTurn => "multi_turn",
+        gauntlet_core::EnvKind::Game => "game",
+    };
     let tasks: Vec<_> = gauntlet_tasks::registry()
         .iter()
         .map(|t| t.spec())
         .filter(|s| args.category.as_deref().is_none_or(|c| s.category.name() == c))
         .collect();
     if args.json {
-        let rows: Vec<_> = tasks
+        let mut rows: Vec<_> = tasks
             .iter()
             .map(|s| {
                 json!({
@@ -36,10 +49,26 @@ pub fn exec(args: TasksArgs) -> anyhow::Result<()> {
                 })
             })
             .collect();
+        rows.extend(envs.iter().map(|(e, s)| {
+            json!({
+                "name": e.name,
+                "category": s.category,
+                "kind": kind(e.kind),
+                "seats": e.seats,
+                "description": s.description,
+                "oracle_success": e.oracle_success,
+            })
+        }));
         println!("{}", serde_json::to_string_pretty(&rows)?);
         return Ok(());
     }
-    let w = tasks.iter().map(|s| s.name.len()).max().unwrap_or(4).max(4);
+    let w = tasks
+        .iter()
+        .map(|s| s.name.len())
+        .chain(envs.iter().map(|(e, _)| e.name.len()))
+        .max()
+        .unwrap_or(4)
+        .max(4);
     println!("{:<w$}  {:<10}  {:<11}  {:<6}  description", "name", "category", "kind", "levels");
     for s in &tasks {
         println!(
@@ -51,6 +80,14 @@ pub fn exec(args: TasksArgs) -> anyhow::Result<()> {
             s.description
         );
     }
-    eprintln!("{} task families", tasks.len());
+    for (e, s) in &envs {
+        println!("{:<w$}  {:<10}  {:<11}  {:<6}  {}", e.name, s.category, kind(e.kind), "1-5", s.description);
+    }
+    eprintln!(
+        "{} task families, {} multi-turn environments, {} games",
+        tasks.len(),
+        envs.iter().filter(|(e, _)| e.kind == gauntlet_core::EnvKind::MultiTurn).count(),
+        envs.iter().filter(|(e, _)| e.kind == gauntlet_core::EnvKind::Game).count()
+    );
     Ok(())
 }

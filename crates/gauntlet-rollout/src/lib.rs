@@ -1,0 +1,37 @@
+//! # gauntlet-rollout
+//!
+//! The agent loop: a [`Policy`] plays environments (single-turn tasks, multi-turn environments
+//! and games alike, through one [`AgentEnv`] interface) in groups of `G` episodes per initial
+//! state, and every turn records exactly what was sampled: prompt token ids, response token ids,
+//! behaviour log-probs, reward, anchor, seat and policy version ([`Episode`], [`Turn`]).
+//!
+//! - [`env`]: [`AgentEnv`] (an [`gauntlet_core::Env`] with scripted policies and a success flag)
+//!   and [`make_env`], which resolves a name against the task and environment registries.
+//! - [`policy`]: the [`Policy`] trait and its scripted backends ([`OraclePolicy`],
+//!   [`RandomPolicy`]); [`local`] holds the candle backend ([`LocalPolicy`]).
+//! - [`rollout`]: [`play`], the lockstep loop that batches every pending turn of every episode
+//!   into one policy call, renders multi-turn history as chat messages and keeps the token record
+//!   of each seat append-only.
+//!
+//! ```
+//! use gauntlet_rollout::{play, EpisodeSpec, OraclePolicy, RolloutOptions};
+//! let specs = EpisodeSpec::groups("caesar", 1, &[7, 8], 2);
+//! let episodes = play(&specs, &mut OraclePolicy::new(0), &RolloutOptions::default()).unwrap();
+//! assert_eq!(episodes.len(), 4);
+//! assert!(episodes.iter().all(|e| e.success && e.returns[0] == 1.0));
+//! ```
+#![deny(missing_docs)]
+
+pub mod env;
+pub mod local;
+pub mod policy;
+pub mod rollout;
+
+pub use env::{make_env, AgentEnv};
+pub use local::LocalPolicy;
+pub use policy::{Finish, OraclePolicy, Policy, PolicyError, RandomPolicy, Request, Response};
+pub use rollout::{
+    play, play_with, window, Episode, EpisodeSpec, History, RolloutError, RolloutOptions, Turn,
+};
+
+pub use gauntlet_model::ChatMessage;

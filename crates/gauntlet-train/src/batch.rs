@@ -1,0 +1,90 @@
+//! Packing token sequences into padded tensors for the loss.
+//!
+//! A sequence is a prompt followed by a response; only response tokens carry loss. With
+//! next-token alignment, target position `j` predicts `ids[j + 1]`, so the response token `i`
+//! (at `ids[p + i]`, `p` = prompt length) sits at target position `p + i − 1`.
+
+use candle_core::{Device, Tensor};
+
+/// One training sequence.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Seq {
+    /// Prompt then response token ids.
+    pub ids: Vec<u32>,
+    /// Number of prompt tokens.
+    pub prompt_len: usize,
+    /// Behaviour log-prob per response token (RL; empty for SFT).
+    pub old_logprobs: Vec<f32>,
+    /// Advantage per response token (RL; empty for SFT).
+    pub advantages: Vec<f32>,
+}
+
+impl Seq {
+    /// Number of response tokens.
+    pub fn response_len(&self) -> usize {
+        self.ids.len() - self.prompt_len
+    }
+}
+
+/// Padded tensors of a micro-batch: `ids` `[b, t]` (u32), and `[b, t − 1]` f32 target-aligned
+/// `mask`, `old_logprobs`, `advantages`.
+pub struct Packed {
+    /// Token ids, right-padded with 0.
+    pub ids: Tensor,
+    /// 1 on response targets.
+    pub mask: Tensor,
+    /// Behaviour log-probs on response targets, 0 elsewhere.
+    pub old_logprobs: Tensor,
+    /// Advantages on response targets, 0 elsewhere.
+    pub advantages: Tensor,
+}
+
+/// Pads and aligns `seqs` (see the module doc).
+pub fn pack(seqs: &[&Seq], device: &Device) -> candle_core::Result<Packed> {
+    let t = seqs.iter().map(|s| s.ids.len()).max().unwrap_or(2).max(2);
+    let b = seqs.len();
+    let mut ids = vec![0u32; b * t];
+    let mut mask = vec![0f32; b * (t - 1)];
+    let mut old = vec![0f32; b * (t - 1)];
+    let mut adv = vec![0f32; b * (t - 1)];
+    for (r, s) in seqs.iter().enumerate() {
+        ids[r * t..r * t + s.ids.len()].copy_from_slice(&s.ids);
+        for i in 0..s.response_len() {
+            let j = r * (t - 1) + s.prompt_len + i - 1;
+            mask[j] = 1.0;
+            old[j] = s.old_logprobs.get(i).copied().unwrap_or(0.0);
+            adv[j] = s.advantages.get(i).copied().unwrap_or(0.0);
+        }
+    }
+    Ok(Packed {
+        ids: Tensor::from_vec(ids, (b, t), device)?,
+        mask: Tensor::from_vec(mask, (b, t - 1), device)?,
+        old_logprobs: Tensor::from_vec(old, (b, t - 1), device)?,
+        advantages: Tensor::from_vec(adv, (b, t - 1), device)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn response_tokens_land_on_their_target_positions() {
+        let s = Seq {
+            ids: vec![5, 6, 7, 8],
+            prompt_len: 2,
+            old_logprobs: vec![-1.0, -2.0],
+            advantages: vec![0.5, 0.5],
+        };
+        let short =
+            Seq { ids: vec![1, 2, 3], prompt_len: 2, old_logprobs: vec![-3.0], advantages: vec![1.0] };
+        let p = pack(&[&s, &short], &Device::Cpu).unwrap();
+        assert_eq!(p.ids.to_vec2::<u32>().unwrap(), vec![vec![5, 6, 7, 8], vec![1, 2, 3, 0]]);
+        assert_eq!(p.mask.to_vec2::<f32>().unwrap(), vec![vec![0.0, 1.0, 1.0], vec![0.0, 1.0, 0.0]]);
+        assert_eq!(
+            p.old_logprobs.to_vec2::<f32>().unwrap(),
+            vec![vec![0.0, -1.0, -2.0], vec![0.0, -3.0, 0.0]]
+        );
+        assert_eq!(p.advantages.to_vec2::<f32>().unwrap()[1], vec![0.0, 1.0, 0.0]);
+    }
+}

@@ -1,0 +1,382 @@
+//! The training configuration: one TOML file, every field with a default.
+//!
+//! `gauntlet train --print-config` prints the built-in default run; any subset of fields can be
+//! given in a file (missing fields keep their defaults). Unknown fields are errors, so a typo
+//! never silently falls back to a default.
+
+use serde::{Deserialize, Serialize};
+
+/// A whole run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TrainConfig {
+    /// Seed of everything random in the run (initial weights, task seeds, sampling).
+    pub seed: u64,
+    /// Where the run writes its checkpoints, metrics and report.
+    pub run_dir: String,
+    /// CPU threads for candle (0 = all cores).
+    pub threads: usize,
+    /// The policy model.
+    pub model: ModelConfig,
+    /// The task mix.
+    pub tasks: Vec<TaskMix>,
+    /// Level adaptation.
+    pub curriculum: CurriculumConfig,
+    /// Supervised warm-start on oracle trajectories.
+    pub sft: SftConfig,
+    /// Reinforcement learning.
+    pub rl: RlConfig,
+    /// Held-out evaluation.
+    pub eval: EvalConfig,
+    /// Checkpointing.
+    pub checkpoint: CheckpointConfig,
+}
+
+/// The policy: a fresh model of a given shape, or a Hugging Face checkpoint folder.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ModelConfig {
+    /// `"scratch"` (a fresh Llama with the byte tokenizer and ChatML) or the path of a checkpoint
+    /// folder (`config.json`, `model.safetensors`, `tokenizer.json`, `tokenizer_config.json`).
+    pub init: String,
+    /// Width of the residual stream (scratch only).
+    pub hidden_size: usize,
+    /// Decoder blocks (scratch only).
+    pub num_hidden_layers: usize,
+    /// Attention heads (scratch only).
+    pub num_attention_heads: usize,
+    /// SwiGLU width (scratch only).
+    pub intermediate_size: usize,
+    /// Longest sequence (scratch only).
+    pub max_position_embeddings: usize,
+}
+
+/// One task of the mix.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TaskMix {
+    /// Task or environment name (`gauntlet tasks` lists them).
+    pub name: String,
+    /// Sampling weight in the mix.
+    #[serde(default = "one")]
+    pub weight: f64,
+    /// Starting level (and the level of the reported evaluation).
+    #[serde(default = "one_u8")]
+    pub level: u8,
+    /// Highest level the curriculum may raise it to.
+    #[serde(default = "five")]
+    pub max_level: u8,
+}
+
+/// Per-task level adaptation from held-out success.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CurriculumConfig {
+    /// Adapt levels at all.
+    pub enabled: bool,
+    /// Held-out episodes (at the current level) the decision looks at.
+    pub window: usize,
+    /// Raise the level when the window's success rate is at least this.
+    pub raise_at: f64,
+    /// Lower the level when it is at most this.
+    pub lower_at: f64,
+    /// Held-out episodes per task evaluated at the current level at each evaluation.
+    pub probe: usize,
+}
+
+/// Optimiser settings shared by both phases.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct OptimConfig {
+    /// Peak learning rate.
+    pub lr: f64,
+    /// Linear warm-up steps.
+    pub warmup_steps: usize,
+    /// Final learning rate of the cosine decay, as a fraction of `lr`.
+    pub min_lr_ratio: f64,
+    /// AdamW decoupled weight decay (matrices only).
+    pub weight_decay: f64,
+    /// AdamW β1.
+    pub beta1: f64,
+    /// AdamW β2.
+    pub beta2: f64,
+    /// AdamW ε.
+    pub eps: f64,
+    /// Clip the global gradient norm to this (0 = off).
+    pub grad_clip: f64,
+}
+
+/// Supervised fine-tuning on oracle trajectories.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SftConfig {
+    /// Optimiser steps (0 skips SFT).
+    pub steps: usize,
+    /// Sequences per step.
+    pub batch_size: usize,
+    /// Optimiser.
+    pub optim: OptimConfig,
+}
+
+/// Reinforcement learning on verifiable rewards.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RlConfig {
+    /// Optimiser steps (0 skips RL).
+    pub steps: usize,
+    /// Initial states (groups) per step.
+    pub prompts_per_step: usize,
+    /// Episodes per initial state (G).
+    pub group_size: usize,
+    /// Advantage estimator (`grpo`, `rloo`, `dr-grpo`, `gigpo`, ... see `gauntlet advantages`).
+    pub estimator: String,
+    /// Policy loss (`vanilla` = PPO clip, `gspo`, `cispo`, `sapo`, `reinforce`, ...).
+    pub loss: String,
+    /// Loss aggregation (`token-mean`, `seq-mean-token-sum`, `seq-mean-token-mean`,
+    /// `seq-mean-token-sum-norm`).
+    pub agg: String,
+    /// PPO lower clip ε.
+    pub clip_low: f64,
+    /// PPO upper clip ε (DAPO clip-higher when larger than `clip_low`).
+    pub clip_high: f64,
+    /// Passes over each batch.
+    pub ppo_epochs: usize,
+    /// Mini-batches per pass (one optimiser step each).
+    pub mini_batches: usize,
+    /// Coefficient of the KL penalty to the reference (the policy when RL starts); 0 = off.
+    pub kl_coef: f64,
+    /// KL estimator (`k1`, `k2`, `k3`, `k3+`).
+    pub kl_estimator: String,
+    /// Coefficient of the entropy bonus; 0 = off.
+    pub entropy_coef: f64,
+    /// Keep only groups whose rewards differ (DAPO dynamic sampling), resampling up to
+    /// `max_resample_rounds` times to fill the batch.
+    pub dynamic_sampling: bool,
+    /// Extra sampling rounds for dynamic sampling.
+    pub max_resample_rounds: usize,
+    /// Sampling temperature.
+    pub temperature: f64,
+    /// Nucleus mass.
+    pub top_p: f64,
+    /// Most tokens per response.
+    pub max_tokens: usize,
+    /// Most sequences sampled (and trained) together.
+    pub micro_batch: usize,
+    /// Optimiser.
+    pub optim: OptimConfig,
+}
+
+/// Held-out evaluation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EvalConfig {
+    /// Evaluate every this many RL steps (0 = only before SFT, after SFT and at the end).
+    pub every: usize,
+    /// Held-out problems per task.
+    pub n: usize,
+    /// Samples per problem (pass@1 uses the first, mean@k all of them).
+    pub k: usize,
+    /// Sampling temperature (0 = greedy).
+    pub temperature: f64,
+    /// Most tokens per response.
+    pub max_tokens: usize,
+}
+
+/// Checkpointing.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CheckpointConfig {
+    /// Save every this many optimiser steps (SFT and RL steps both count); 0 = only at the ends
+    /// of the phases.
+    pub every: usize,
+    /// Keep this many most recent step checkpoints (phase-end ones are always kept).
+    pub keep: usize,
+}
+
+fn one() -> f64 {
+    1.0
+}
+fn one_u8() -> u8 {
+    1
+}
+fn five() -> u8 {
+    5
+}
+
+impl Default for TrainConfig {
+    /// The built-in default run: a 0.9M-parameter byte-level Llama learns two tasks from
+    /// scratch on a CPU in minutes.
+    fn default() -> Self {
+        TrainConfig {
+            seed: 1,
+            run_dir: "runs/default".into(),
+            threads: 0,
+            model: ModelConfig::default(),
+            tasks: vec![
+                TaskMix { name: "caesar".into(), weight: 1.0, level: 1, max_level: 2 },
+                TaskMix { name: "topological_order".into(), weight: 1.0, level: 1, max_level: 2 },
+            ],
+            curriculum: CurriculumConfig::default(),
+            sft: SftConfig::default(),
+            rl: RlConfig::default(),
+            eval: EvalConfig::default(),
+            checkpoint: CheckpointConfig::default(),
+        }
+    }
+}
+
+impl Default for ModelConfig {
+    fn default() -> Self {
+        ModelConfig {
+            init: "scratch".into(),
+            hidden_size: 128,
+            num_hidden_layers: 4,
+            num_attention_heads: 4,
+            intermediate_size: 344,
+            max_position_embeddings: 1024,
+        }
+    }
+}
+
+impl Default for CurriculumConfig {
+    fn default() -> Self {
+        CurriculumConfig { enabled: true, window: 64, raise_at: 0.7, lower_at: 0.3, probe: 32 }
+    }
+}
+
+impl Default for OptimConfig {
+    fn default() -> Self {
+        OptimConfig {
+            lr: 1e-3,
+            warmup_steps: 10,
+            min_lr_ratio: 0.1,
+            weight_decay: 0.01,
+            beta1: 0.9,
+            beta2: 0.99,
+            eps: 1e-8,
+            grad_clip: 1.0,
+        }
+    }
+}
+
+impl Default for SftConfig {
+    fn default() -> Self {
+        SftConfig {
+            steps: 300,
+            batch_size: 16,
+            optim: OptimConfig { lr: 2e-3, warmup_steps: 20, ..Default::default() },
+        }
+    }
+}
+
+impl Default for RlConfig {
+    fn default() -> Self {
+        RlConfig {
+            steps: 60,
+            prompts_per_step: 8,
+            group_size: 8,
+            estimator: "grpo".into(),
+            loss: "vanilla".into(),
+            agg: "token-mean".into(),
+            clip_low: 0.2,
+            clip_high: 0.2,
+            ppo_epochs: 1,
+            mini_batches: 1,
+            kl_coef: 0.0,
+            kl_estimator: "k3".into(),
+            entropy_coef: 0.0,
+            dynamic_sampling: false,
+            max_resample_rounds: 2,
+            temperature: 1.0,
+            top_p: 1.0,
+            max_tokens: 48,
+            micro_batch: 32,
+            optim: OptimConfig { lr: 3e-4, warmup_steps: 5, min_lr_ratio: 1.0, ..Default::default() },
+        }
+    }
+}
+
+impl Default for EvalConfig {
+    fn default() -> Self {
+        EvalConfig { every: 20, n: 64, k: 1, temperature: 1.0, max_tokens: 48 }
+    }
+}
+
+impl Default for CheckpointConfig {
+    fn default() -> Self {
+        CheckpointConfig { every: 50, keep: 2 }
+    }
+}
+
+impl TrainConfig {
+    /// Parses a TOML file's text; `origin` names it in errors.
+    pub fn from_toml(text: &str, origin: &str) -> Result<Self, String> {
+        let cfg: TrainConfig = toml::from_str(text).map_err(|e| format!("{origin}: {e}"))?;
+        cfg.validate().map_err(|e| format!("{origin}: {e}"))?;
+        Ok(cfg)
+    }
+
+    /// The configuration as TOML.
+    pub fn to_toml(&self) -> String {
+        toml::to_string_pretty(self).expect("the config serialises")
+    }
+
+    /// Checks values the types cannot (names resolve, ranges hold); the message names the field.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.tasks.is_empty() {
+            return Err("`tasks` is empty: add at least one [[tasks]] entry".into());
+        }
+        for (i, t) in self.tasks.iter().enumerate() {
+            gauntlet_rollout::make_env(&t.name).map_err(|e| format!("tasks[{i}].name: {e}"))?;
+            if !(1..=5).contains(&t.level) || !(t.level..=5).contains(&t.max_level) {
+                return Err(format!(
+                    "tasks[{i}] (`{}`): need 1 ≤ level ({}) ≤ max_level ({}) ≤ 5",
+                    t.name, t.level, t.max_level
+                ));
+            }
+            if !(t.weight > 0.0 && t.weight.is_finite()) {
+                return Err(format!("tasks[{i}].weight must be positive, got {}", t.weight));
+            }
+        }
+        self.rl
+            .estimator
+            .parse::<gauntlet_algos::AdvantageEstimator>()
+            .map_err(|e| format!("rl.estimator: {e}"))?;
+        self.rl.loss.parse::<gauntlet_algos::PolicyLoss>().map_err(|e| format!("rl.loss: {e}"))?;
+        self.rl.agg.parse::<gauntlet_algos::AggMode>().map_err(|e| format!("rl.agg: {e}"))?;
+        self.rl
+            .kl_estimator
+            .parse::<gauntlet_algos::KlEstimator>()
+            .map_err(|e| format!("rl.kl_estimator: {e}"))?;
+        let positive = [
+            ("sft.batch_size", self.sft.batch_size),
+            ("rl.prompts_per_step", self.rl.prompts_per_step),
+            ("rl.group_size", self.rl.group_size),
+            ("rl.ppo_epochs", self.rl.ppo_epochs),
+            ("rl.mini_batches", self.rl.mini_batches),
+            ("rl.max_tokens", self.rl.max_tokens),
+            ("rl.micro_batch", self.rl.micro_batch),
+            ("eval.n", self.eval.n),
+            ("eval.k", self.eval.k),
+            ("eval.max_tokens", self.eval.max_tokens),
+            ("curriculum.window", self.curriculum.window),
+        ];
+        if let Some((name, _)) = positive.iter().find(|(_, v)| *v == 0) {
+            return Err(format!("`{name}` must be at least 1"));
+        }
+        if self.rl.mini_batches > self.rl.prompts_per_step * self.rl.group_size {
+            return Err("`rl.mini_batches` exceeds the episodes per step".into());
+        }
+        if !(self.curriculum.lower_at < self.curriculum.raise_at) {
+            return Err("`curriculum.lower_at` must be below `curriculum.raise_at`".into());
+        }
+        if !(self.rl.top_p > 0.0 && self.rl.top_p <= 1.0) {
+            return Err(format!("`rl.top_p` must be in (0, 1], got {}", self.rl.top_p));
+        }
+        if self.model.init == "scratch" && self.model.hidden_size % self.model.num_attention_heads.max(1) != 0
+        {
+            return Err("`model.hidden_size` must be a multiple of `model.num_attention_heads`".into());
+        }
+        Ok(())
+    }
+}

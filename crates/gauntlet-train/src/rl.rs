@@ -1,0 +1,297 @@
+//! One RL step: sample groups, score, estimate advantages, update.
+//!
+//! 1. Draw `prompts_per_step` initial states from the mix (levels from the curriculum) and play
+//!    each `group_size` times with the current policy at `rl.temperature`.
+//! 2. With `dynamic_sampling`, drop groups whose returns are all equal (no learning signal) and
+//!    draw replacements, up to `max_resample_rounds` extra rounds.
+//! 3. Every learner turn is a row: its score is the episode return of its seat; the group is its
+//!    initial state; GiGPO also gets the turn structure (trajectory, turn, anchor, step reward).
+//! 4. Advantages from the configured estimator; the loss from the configured policy loss and
+//!    aggregation, with the aggregation denominator computed once per mini-batch and shared by
+//!    its micro-batches; optional KL to the reference and entropy bonus.
+//!
+//! Behaviour log-probs recorded at sampling time serve as the old log-probs (one epoch, one
+//! mini-batch: on-policy up to numerics; the step reports their mean gap to the trainer's
+//! recomputation as `logprob_gap`). With several epochs or mini-batches the old log-probs are
+//! recomputed before the first update, as verl does.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use candle_core::{DType, Tensor};
+use gauntlet_algos::advantage::TurnInfo;
+use gauntlet_algos::aggregate::{aggregate, masked_mean_value, Normaliser};
+use gauntlet_algos::{
+    AdvantageBatch, AdvantageConfig, AdvantageEstimator, AggMode, KlEstimator, PolicyInputs, PolicyLoss,
+    PolicyLossConfig,
+};
+use gauntlet_model::logprobs::{entropy, shift_for_next_token, token_logprobs};
+use gauntlet_rollout::{play, Episode, RolloutOptions};
+use serde_json::{json, Map};
+
+use crate::batch::{pack, Packed, Seq};
+use crate::optim::lr_at;
+use crate::trainer::{step_rng, step_seed, Trainer};
+use crate::TrainError;
+
+/// One learner turn, ready for the loss.
+struct Row {
+    seq: Seq,
+}
+
+impl Trainer {
+    /// One RL step; returns the progress-bar message.
+    pub(crate) fn rl_step(&mut self) -> Result<String, TrainError> {
+        let t0 = Instant::now();
+        let s = self.state.rl_step;
+        let rl = self.cfg.rl.clone();
+        let mut rng = step_rng(self.cfg.seed, "rl", s);
+        let mut policy = self.policy(rl.temperature, rl.max_tokens);
+        let mut episodes: Vec<Episode> = Vec::new();
+        let mut sampled_groups = 0usize;
+        let mut rounds = 0;
+        loop {
+            let mut specs = self.draw_problems(&mut rng, rl.prompts_per_step, false);
+            let mut expanded = Vec::new();
+            for spec in specs.drain(..) {
+                let group = sampled_groups + spec.group;
+                for _ in 0..rl.group_size {
+                    expanded.push(gauntlet_rollout::EpisodeSpec { group, ..spec.clone() });
+                }
+            }
+            sampled_groups += rl.prompts_per_step;
+            let opts = RolloutOptions {
+                seed: step_seed(self.cfg.seed, "rl-sample", s * 16 + rounds),
+                ..Default::default()
+            };
+            let mut got = play(&expanded, &mut policy, &opts)?;
+            if rl.dynamic_sampling {
+                let mut by_group: HashMap<usize, Vec<f64>> = HashMap::new();
+                for e in &got {
+                    by_group.entry(e.spec.group).or_default().push(e.returns.first().copied().unwrap_or(0.0));
+                }
+                got.retain(|e| {
+                    let r = &by_group[&e.spec.group];
+                    r.iter().any(|x| (x - r[0]).abs() > 1e-12)
+                });
+            }
+            episodes.extend(got);
+            rounds += 1;
+            let kept_groups = {
+                let mut g: Vec<usize> = episodes.iter().map(|e| e.spec.group).collect();
+                g.dedup();
+                g.len()
+            };
+            if !rl.dynamic_sampling || kept_groups >= rl.prompts_per_step || rounds > rl.max_resample_rounds {
+                break;
+            }
+        }
+        let sample_secs = t0.elapsed().as_secs_f64();
+
+        // Rows: every learner turn of every successful episode.
+        let mut rows = Vec::new();
+        let mut groups = Vec::new();
+        let mut scores = Vec::new();
+        let mut turn_info = TurnInfo::default();
+        let mut anchors: HashMap<String, usize> = HashMap::new();
+        let mut seats = Vec::new();
+        let max_len = self.model_cfg.max_position_embeddings;
+        for (traj, e) in episodes.iter().enumerate() {
+            if e.error.is_some() {
+                continue;
+            }
+            for (ti, t) in e.turns.iter().enumerate() {
+                if t.response_ids.is_empty() || t.prompt_ids.len() + t.response_ids.len() > max_len {
+                    continue;
+                }
+                let mut ids = t.prompt_ids.clone();
+                ids.extend(&t.response_ids);
+                rows.push(Row {
+                    seq: Seq {
+                        ids,
+                        prompt_len: t.prompt_ids.len(),
+                        old_logprobs: t.logprobs.clone(),
+                        advantages: vec![],
+                    },
+                });
+                groups.push(e.spec.group);
+                scores.push(e.returns.get(t.seat).copied().unwrap_or(0.0));
+                seats.push(t.seat);
+                turn_info.trajectories.push(traj);
+                turn_info.turns.push(ti as i64);
+                let n = anchors.len();
+                turn_info.anchors.push(*anchors.entry(format!("{}|{}", e.spec.group, t.anchor)).or_insert(n));
+                turn_info.step_rewards.push(t.reward);
+            }
+        }
+        let mut rec = Map::new();
+        rec.insert("phase".into(), json!("rl"));
+        rec.insert("step".into(), json!(s + 1));
+        self.episode_metrics(&episodes, &mut rec);
+        rec.insert("groups".into(), json!(sampled_groups));
+        rec.insert("rows".into(), json!(rows.len()));
+        let lr = lr_at(&rl.optim, s, rl.steps);
+        rec.insert("lr".into(), json!(lr));
+        if !rows.is_empty() {
+            let estimator: AdvantageEstimator = rl.estimator.parse()?;
+            let mut batch = AdvantageBatch::new(
+                groups.clone(),
+                scores.clone(),
+                rows.iter().map(|r| vec![1.0; r.seq.response_len()]).collect(),
+            );
+            batch.seats = Some(seats);
+            batch.turns = Some(turn_info);
+            let adv = estimator.compute(&batch, &AdvantageConfig::default())?;
+            for (r, a) in rows.iter_mut().zip(&adv.advantages) {
+                r.seq.advantages = a.iter().map(|&x| x as f32).collect();
+            }
+            self.update(&rows, lr, &mut rec)?;
+        }
+        rec.insert("sample_time_s".into(), json!(sample_secs));
+        rec.insert("time_s".into(), json!(t0.elapsed().as_secs_f64()));
+        let msg = format!(
+            "reward {:.3} · success {:.2} · len {:.1}",
+            rec["reward"].as_f64().unwrap_or(0.0),
+            rec["success"].as_f64().unwrap_or(0.0),
+            rec["response_len"].as_f64().unwrap_or(0.0)
+        );
+        self.log(rec)?;
+        Ok(msg)
+    }
+
+    fn episode_metrics(&self, episodes: &[Episode], rec: &mut Map<String, serde_json::Value>) {
+        let n = episodes.len().max(1) as f64;
+        let ret = |e: &Episode| e.returns.first().copied().unwrap_or(0.0);
+        rec.insert("reward".into(), json!(episodes.iter().map(ret).sum::<f64>() / n));
+        rec.insert("success".into(), json!(episodes.iter().filter(|e| e.success).count() as f64 / n));
+        let lens: Vec<usize> =
+            episodes.iter().flat_map(|e| e.turns.iter().map(|t| t.response_ids.len())).collect();
+        rec.insert(
+            "response_len".into(),
+            json!(lens.iter().sum::<usize>() as f64 / lens.len().max(1) as f64),
+        );
+        let fmt = episodes.iter().filter(|e| e.turns.iter().any(|t| t.format_error)).count();
+        rec.insert("format_error_rate".into(), json!(fmt as f64 / n));
+        rec.insert("failed".into(), json!(episodes.iter().filter(|e| e.error.is_some()).count()));
+        for t in &self.cfg.tasks {
+            let mine: Vec<&Episode> = episodes.iter().filter(|e| e.spec.env == t.name).collect();
+            if mine.is_empty() {
+                continue;
+            }
+            let m = mine.len() as f64;
+            rec.insert(format!("{}/reward", t.name), json!(mine.iter().map(|e| ret(e)).sum::<f64>() / m));
+            rec.insert(
+                format!("{}/success", t.name),
+                json!(mine.iter().filter(|e| e.success).count() as f64 / m),
+            );
+            rec.insert(format!("{}/level", t.name), json!(self.state.curriculum.level(&t.name)));
+        }
+    }
+
+    /// Policy-gradient updates on `rows` (epochs × mini-batches, micro-batched).
+    fn update(
+        &mut self,
+        rows: &[Row],
+        lr: f64,
+        rec: &mut Map<String, serde_json::Value>,
+    ) -> Result<(), TrainError> {
+        let rl = self.cfg.rl.clone();
+        let loss_kind: PolicyLoss = rl.loss.parse()?;
+        let agg: AggMode = rl.agg.parse()?;
+        let kl_est: KlEstimator = rl.kl_estimator.parse()?;
+        let lcfg =
+            PolicyLossConfig { clip_low: rl.clip_low, clip_high: rl.clip_high, agg, ..Default::default() };
+        let dev = self.chat.model.device().clone();
+        let mut seqs: Vec<Seq> = rows.iter().map(|r| r.seq.clone()).collect();
+        let recompute = rl.ppo_epochs > 1 || rl.mini_batches > 1;
+        let mut gap_sum = 0.0;
+        let mut gap_n = 0.0;
+        if recompute {
+            for chunk in (0..seqs.len()).collect::<Vec<_>>().chunks(rl.micro_batch) {
+                let refs: Vec<&Seq> = chunk.iter().map(|&i| &seqs[i]).collect();
+                let p = pack(&refs, &dev)?;
+                let lp = self.token_logprobs(&p)?.detach().to_vec2::<f32>()?;
+                for (&i, row) in chunk.iter().zip(lp) {
+                    let s = &mut seqs[i];
+                    for k in 0..s.response_len() {
+                        let v = row[s.prompt_len + k - 1];
+                        gap_sum += (v - s.old_logprobs[k]).abs() as f64;
+                        gap_n += 1.0;
+                        s.old_logprobs[k] = v;
+                    }
+                }
+            }
+        }
+        let mut totals: HashMap<&'static str, (f64, f64)> = HashMap::new();
+        let mut add = |k: &'static str, v: f64| {
+            let e = totals.entry(k).or_insert((0.0, 0.0));
+            e.0 += v;
+            e.1 += 1.0;
+        };
+        let n = seqs.len();
+        let per_mb = n.div_ceil(rl.mini_batches);
+        for epoch in 0..rl.ppo_epochs {
+            // Mini-batches in a seeded order that differs per epoch.
+            let mut order: Vec<usize> = (0..n).collect();
+            if epoch > 0 {
+                step_rng(self.cfg.seed, "rl-shuffle", self.state.rl_step * 64 + epoch).shuffle(&mut order);
+            }
+            for mb in order.chunks(per_mb) {
+                let mb_seqs: Vec<&Seq> = mb.iter().map(|&i| &seqs[i]).collect();
+                let tokens: usize = mb_seqs.iter().map(|s| s.response_len()).sum();
+                let longest = mb_seqs.iter().map(|s| s.response_len()).max().unwrap_or(1);
+                let norm = Normaliser::new(tokens as f64, mb_seqs.len() as f64, longest as f64);
+                let mut acc: Vec<Option<Tensor>> = vec![None; self.opt.len()];
+                for micro in mb_seqs.chunks(rl.micro_batch) {
+                    let p = pack(micro, &dev)?;
+                    let logits = self.chat.model.forward(&p.ids, None)?;
+                    let (z, y) = shift_for_next_token(&logits, &p.ids)?;
+                    let lp = token_logprobs(&z, &y)?;
+                    if !recompute && epoch == 0 {
+                        let diff = (lp.detach() - &p.old_logprobs)?.abs()?;
+                        gap_sum += (diff * &p.mask)?.sum_all()?.to_scalar::<f32>()? as f64;
+                        gap_n += p.mask.sum_all()?.to_scalar::<f32>()? as f64;
+                    }
+                    let inputs = PolicyInputs::new(&lp, &p.old_logprobs, &p.advantages, &p.mask);
+                    let (mut loss, metrics) = loss_kind.compute(&inputs, &lcfg, &norm)?;
+                    for (k, v) in metrics {
+                        add(k, v);
+                    }
+                    let ent = entropy(&z.detach())?;
+                    add("entropy", masked_mean_value(&ent, &p.mask)?);
+                    if rl.entropy_coef > 0.0 {
+                        let ent_g = gauntlet_algos::entropy::entropy_from_logits(&z)?;
+                        loss = (loss - (aggregate(&ent_g, &p.mask, agg, &norm)? * rl.entropy_coef)?)?;
+                    }
+                    if let (true, Some(reference)) = (rl.kl_coef > 0.0, &self.reference) {
+                        let ref_logits = reference.forward(&p.ids, None)?;
+                        let (rz, ry) = shift_for_next_token(&ref_logits, &p.ids)?;
+                        let ref_lp = token_logprobs(&rz, &ry)?.detach();
+                        let kl = gauntlet_algos::kl::kl_penalty(&lp, &ref_lp, kl_est)?;
+                        add("kl", masked_mean_value(&kl, &p.mask)?);
+                        loss = (loss + (aggregate(&kl, &p.mask, agg, &norm)? * rl.kl_coef)?)?;
+                    }
+                    add("loss", loss.to_dtype(DType::F64)?.to_scalar::<f64>()?);
+                    let grads = loss.backward()?;
+                    crate::optim::AdamW::accumulate(&mut acc, self.opt.collect(&grads))?;
+                }
+                let stats = self.opt.step_with(acc, lr)?;
+                add("grad_norm", stats.grad_norm);
+            }
+        }
+        self.state.opt_step = self.opt.step;
+        for (k, (sum, cnt)) in totals {
+            let key = k.strip_prefix("actor/").unwrap_or(k);
+            rec.insert(key.to_string(), json!(sum / cnt.max(1.0)));
+        }
+        rec.insert("logprob_gap".into(), json!(gap_sum / gap_n.max(1.0)));
+        Ok(())
+    }
+
+    /// Log-probs of every target position of a packed micro-batch `[b, t − 1]`.
+    fn token_logprobs(&self, p: &Packed) -> Result<Tensor, TrainError> {
+        let logits = self.chat.model.forward(&p.ids, None)?;
+        let (z, y) = shift_for_next_token(&logits, &p.ids)?;
+        Ok(token_logprobs(&z, &y)?)
+    }
+}

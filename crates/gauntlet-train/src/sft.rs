@@ -1,0 +1,127 @@
+//! Supervised warm-start on oracle trajectories.
+//!
+//! Each step draws `batch_size` problems from the task mix (task by weight, level uniform in
+//! `[level, max_level]`, seed below [`crate::eval::TRAIN_SEED_LIMIT`]), plays them with the
+//! scripted oracle, and trains on every oracle turn: the prompt is the conversation up to that
+//! turn rendered with the chat template and its generation prompt, the target the oracle's text
+//! followed by the template's EOS token — exactly the tokens the model must produce when it
+//! samples. Loss: mean next-token cross-entropy over target tokens.
+
+use std::time::Instant;
+
+use gauntlet_model::logprobs::next_token_loss;
+use gauntlet_rollout::{play, window, EpisodeSpec, History, OraclePolicy, RolloutOptions};
+use serde_json::{json, Map};
+
+use crate::batch::{pack, Seq};
+use crate::optim::lr_at;
+use crate::trainer::{step_rng, step_seed, Trainer};
+use crate::TrainError;
+
+impl Trainer {
+    /// Draws `n` training problems for a step: `(task, level, seed)`.
+    pub(crate) fn draw_problems(
+        &self,
+        rng: &mut gauntlet_core::Rng,
+        n: usize,
+        sft: bool,
+    ) -> Vec<EpisodeSpec> {
+        let total: f64 = self.cfg.tasks.iter().map(|t| t.weight).sum();
+        (0..n)
+            .map(|group| {
+                let mut u = rng.unit() * total;
+                let task = self
+                    .cfg
+                    .tasks
+                    .iter()
+                    .find(|t| {
+                        u -= t.weight;
+                        u < 0.0
+                    })
+                    .unwrap_or_else(|| self.cfg.tasks.last().expect("validated non-empty"));
+                let level = if sft {
+                    task.level + rng.below((task.max_level - task.level) as u64 + 1) as u8
+                } else {
+                    self.state.curriculum.level(&task.name)
+                };
+                let seed = rng.below(crate::eval::TRAIN_SEED_LIMIT);
+                EpisodeSpec { env: task.name.clone(), seed, level, group }
+            })
+            .collect()
+    }
+
+    /// The SFT sequences of oracle episodes (one per oracle turn, at most `limit`).
+    pub(crate) fn sft_sequences(
+        &self,
+        specs: &[EpisodeSpec],
+        seed: u64,
+        limit: usize,
+    ) -> Result<Vec<Seq>, TrainError> {
+        let opts = RolloutOptions { seed, ..Default::default() };
+        let episodes = play(specs, &mut OraclePolicy::new(seed), &opts)?;
+        let eos = self.chat.eos_token_id();
+        let max_len = self.model_cfg.max_position_embeddings;
+        let mut out = Vec::new();
+        for e in &episodes {
+            for conv in &e.conversations {
+                for (j, m) in conv.iter().enumerate() {
+                    if m.role != "assistant" {
+                        continue;
+                    }
+                    let shown = window(&conv[..j], History::Full);
+                    let prompt = self.chat.template.render(&shown, true)?;
+                    let mut ids = self.chat.tokenizer.encode(&prompt)?;
+                    let prompt_len = ids.len();
+                    ids.extend(self.chat.tokenizer.encode(&m.content)?);
+                    ids.extend(eos);
+                    if ids.len() <= max_len && ids.len() > prompt_len {
+                        out.push(Seq { ids, prompt_len, old_logprobs: vec![], advantages: vec![] });
+                    }
+                }
+            }
+        }
+        out.truncate(limit);
+        Ok(out)
+    }
+
+    /// One SFT step; returns the progress-bar message.
+    pub(crate) fn sft_step(&mut self) -> Result<String, TrainError> {
+        let t0 = Instant::now();
+        let s = self.state.sft_step;
+        let b = self.cfg.sft.batch_size;
+        let mut rng = step_rng(self.cfg.seed, "sft", s);
+        let specs = self.draw_problems(&mut rng, b, true);
+        let seqs = self.sft_sequences(&specs, step_seed(self.cfg.seed, "sft-oracle", s), b)?;
+        if seqs.is_empty() {
+            return Err(TrainError::Config(
+                "no SFT example fits `model.max_position_embeddings`: raise it or choose shorter tasks"
+                    .into(),
+            ));
+        }
+        let refs: Vec<&Seq> = seqs.iter().collect();
+        let packed = pack(&refs, self.chat.model.device())?;
+        let logits = self.chat.model.forward(&packed.ids, None)?;
+        // `next_token_loss` takes the mask of target tokens aligned with `ids`.
+        let mask = packed.mask.pad_with_zeros(1, 1, 0)?;
+        let loss = next_token_loss(&logits, &packed.ids, Some(&mask))?;
+        let grads = loss.backward()?;
+        let lr = lr_at(&self.cfg.sft.optim, s, self.cfg.sft.steps);
+        let stats = self.opt.step(&grads, lr)?;
+        self.state.opt_step = self.opt.step;
+        let loss_v = loss.to_scalar::<f32>()? as f64;
+        let tokens: usize = seqs.iter().map(|q| q.ids.len()).sum();
+        let secs = t0.elapsed().as_secs_f64();
+        let mut rec = Map::new();
+        rec.insert("phase".into(), json!("sft"));
+        rec.insert("step".into(), json!(s + 1));
+        rec.insert("loss".into(), json!(loss_v));
+        rec.insert("lr".into(), json!(lr));
+        rec.insert("grad_norm".into(), json!(stats.grad_norm));
+        rec.insert("sequences".into(), json!(seqs.len()));
+        rec.insert("tokens".into(), json!(tokens));
+        rec.insert("tokens_per_s".into(), json!(tokens as f64 / secs));
+        rec.insert("time_s".into(), json!(secs));
+        self.log(rec)?;
+        Ok(format!("loss {loss_v:.3} · {:.0} tok/s", tokens as f64 / secs))
+    }
+}

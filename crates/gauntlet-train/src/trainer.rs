@@ -1,0 +1,439 @@
+//! The run: phases, checkpoints and exact resume.
+//!
+//! A run goes: evaluate the initial policy → SFT steps → evaluate ("after SFT", checkpoint
+//! `checkpoints/sft`) → RL steps with periodic evaluation and curriculum updates → evaluate
+//! ("after RL", checkpoint `final`) → report. Step checkpoints (`checkpoints/step-NNNNNN`) hold
+//! the weights, the AdamW moments and [`TrainerState`]; every random choice of a step is derived
+//! from `(seed, phase, step)`, so resuming from a checkpoint replays exactly the steps a run
+//! without interruption would have taken, and `metrics.jsonl` ends up line for line the same
+//! (wall-clock fields aside).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use candle_core::Device;
+use candle_nn::VarMap;
+use gauntlet_core::rng::{splitmix64, stable_hash};
+use gauntlet_core::Rng;
+use gauntlet_model::{checkpoint, ChatModel, ChatTemplate, Llama, SamplingParams, Tokenizer};
+use gauntlet_rollout::{LocalPolicy, RolloutOptions};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+use crate::config::TrainConfig;
+use crate::curriculum::Curriculum;
+use crate::eval::{self, TaskEval, HELD_OUT_BASE};
+use crate::metrics::MetricsLog;
+use crate::optim::AdamW;
+use crate::{Progress, TrainError};
+
+/// Everything besides weights and moments that a resumed run needs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct TrainerState {
+    /// SFT steps done.
+    pub sft_step: usize,
+    /// RL steps done.
+    pub rl_step: usize,
+    /// AdamW steps taken (bias correction).
+    pub opt_step: u64,
+    /// Levels and their windows.
+    pub curriculum: Curriculum,
+    /// Reported evaluations by name (`before_sft`, `after_sft`, `after_rl`).
+    pub evals: BTreeMap<String, Vec<TaskEval>>,
+    /// Lines of `metrics.jsonl` written.
+    pub metrics_lines: usize,
+    /// Curriculum probes done.
+    pub probe_round: u64,
+    /// Wall-clock seconds spent before this process started (for the report).
+    pub elapsed_s: f64,
+}
+
+/// A training run in progress.
+pub struct Trainer {
+    /// The configuration.
+    pub cfg: TrainConfig,
+    /// The run folder.
+    pub run_dir: PathBuf,
+    /// The policy model (weights shared with `varmap`).
+    pub chat: ChatModel,
+    /// Trainable variables.
+    pub varmap: VarMap,
+    /// The model's configuration.
+    pub model_cfg: gauntlet_model::Config,
+    /// The optimiser.
+    pub opt: AdamW,
+    /// Progress counters and evaluations.
+    pub state: TrainerState,
+    /// Frozen reference policy for the KL penalty (when `rl.kl_coef > 0`).
+    pub reference: Option<Llama>,
+    /// Stop (as if killed) once this many SFT + RL steps are done; for resume tests.
+    pub stop_after: Option<usize>,
+    pub(crate) metrics: MetricsLog,
+    pub(crate) started: Instant,
+}
+
+/// Derives the seed of one step of one phase.
+pub(crate) fn step_seed(seed: u64, phase: &str, step: usize) -> u64 {
+    splitmix64(seed ^ stable_hash(phase) ^ splitmix64(step as u64 + 1))
+}
+
+/// The RNG of one step of one phase.
+pub(crate) fn step_rng(seed: u64, phase: &str, step: usize) -> Rng {
+    Rng::new(step_seed(seed, phase, step))
+}
+
+fn model_files(dir: &Path) -> bool {
+    dir.join("config.json").exists()
+}
+
+impl Trainer {
+    /// Starts a fresh run in `cfg.run_dir` (refusing a folder that already holds a run).
+    pub fn new(cfg: TrainConfig) -> Result<Self, TrainError> {
+        cfg.validate().map_err(TrainError::Config)?;
+        let run_dir = PathBuf::from(&cfg.run_dir);
+        if run_dir.join("config.toml").exists() {
+            return Err(TrainError::Config(format!(
+                "`{}` already holds a run: resume it with `gauntlet train --resume {}`, or choose another \
+                 `run_dir`",
+                run_dir.display(),
+                run_dir.display()
+            )));
+        }
+        std::fs::create_dir_all(&run_dir).map_err(|e| TrainError::io("create", &run_dir, e))?;
+        crate::write_atomic(&run_dir.join("config.toml"), cfg.to_toml().as_bytes())
+            .map_err(|e| TrainError::io("write", &run_dir.join("config.toml"), e))?;
+        let dev = Device::Cpu;
+        let (chat, varmap, model_cfg) = if cfg.model.init == "scratch" {
+            let tokenizer = Tokenizer::bytes();
+            let m = &cfg.model;
+            let mut mc = gauntlet_model::Config::llama(
+                tokenizer.vocab_size(),
+                m.hidden_size,
+                m.num_hidden_layers,
+                m.num_attention_heads,
+                m.num_attention_heads,
+                m.intermediate_size,
+            );
+            mc.max_position_embeddings = m.max_position_embeddings;
+            let (model, varmap) = checkpoint::new_model(&mc, &dev, cfg.seed)?;
+            (ChatModel { model, tokenizer, template: ChatTemplate::chatml() }, varmap, mc)
+        } else {
+            checkpoint::load_chat(&cfg.model.init, &dev)?
+        };
+        let opt = AdamW::new(vars(&varmap), cfg.sft.optim.clone())?;
+        let metrics = MetricsLog::open(&run_dir.join("metrics.jsonl"), 0)
+            .map_err(|e| TrainError::io("write", &run_dir.join("metrics.jsonl"), e))?;
+        let state = TrainerState { curriculum: Curriculum::new(&cfg.tasks), ..Default::default() };
+        Ok(Trainer {
+            cfg,
+            run_dir,
+            chat,
+            varmap,
+            model_cfg,
+            opt,
+            state,
+            reference: None,
+            stop_after: None,
+            metrics,
+            started: Instant::now(),
+        })
+    }
+
+    /// Resumes the run in `run_dir` from its most advanced checkpoint.
+    pub fn resume(run_dir: &Path) -> Result<Self, TrainError> {
+        let cfg_path = run_dir.join("config.toml");
+        let text = std::fs::read_to_string(&cfg_path).map_err(|e| TrainError::io("read", &cfg_path, e))?;
+        let cfg =
+            TrainConfig::from_toml(&text, &cfg_path.display().to_string()).map_err(TrainError::Config)?;
+        let ckpt = latest_checkpoint(run_dir)?.ok_or_else(|| {
+            TrainError::Config(format!(
+                "`{}` has no checkpoint yet; start it again with `gauntlet train --config {}`",
+                run_dir.display(),
+                cfg_path.display()
+            ))
+        })?;
+        let state_path = ckpt.join("trainer_state.json");
+        let state: TrainerState = serde_json::from_str(
+            &std::fs::read_to_string(&state_path).map_err(|e| TrainError::io("read", &state_path, e))?,
+        )
+        .map_err(|e| TrainError::Config(format!("{}: {e}", state_path.display())))?;
+        let (chat, varmap, model_cfg) = checkpoint::load_chat(&ckpt, &Device::Cpu)?;
+        let optim = if state.sft_step < cfg.sft.steps { &cfg.sft.optim } else { &cfg.rl.optim };
+        let mut opt = AdamW::new(vars(&varmap), optim.clone())?;
+        let moments = ckpt.join("optimizer.safetensors");
+        if moments.exists() {
+            opt.load(&moments)?;
+        }
+        opt.step = state.opt_step;
+        let metrics = MetricsLog::open(&run_dir.join("metrics.jsonl"), state.metrics_lines)
+            .map_err(|e| TrainError::io("write", &run_dir.join("metrics.jsonl"), e))?;
+        let mut t = Trainer {
+            cfg,
+            run_dir: run_dir.to_path_buf(),
+            chat,
+            varmap,
+            model_cfg,
+            opt,
+            state,
+            reference: None,
+            stop_after: None,
+            metrics,
+            started: Instant::now(),
+        };
+        if t.cfg.rl.kl_coef > 0.0 && t.state.sft_step >= t.cfg.sft.steps {
+            t.reference =
+                Some(checkpoint::load(t.run_dir.join("checkpoints").join("rl-start"), &Device::Cpu)?.0);
+        }
+        Ok(t)
+    }
+
+    /// Runs (or finishes) the whole schedule, then writes the report.
+    pub fn run(&mut self, progress: &mut dyn Progress) -> Result<(), TrainError> {
+        if !self.state.evals.contains_key("before_sft") {
+            self.report_eval("before_sft", progress)?;
+        }
+        let sft_steps = self.cfg.sft.steps;
+        if self.state.sft_step < sft_steps {
+            progress.start("sft", sft_steps as u64, self.state.sft_step as u64);
+            self.opt.set_config(self.cfg.sft.optim.clone());
+            while self.state.sft_step < sft_steps {
+                let line = self.sft_step()?;
+                self.state.sft_step += 1;
+                progress.advance(&line);
+                self.maybe_checkpoint()?;
+                if self.should_stop() {
+                    return Ok(());
+                }
+            }
+            progress.finish();
+        }
+        if !self.state.evals.contains_key("after_sft") {
+            self.report_eval("after_sft", progress)?;
+            self.save_checkpoint(&self.run_dir.join("checkpoints").join("sft"))?;
+        }
+        let rl_steps = self.cfg.rl.steps;
+        if self.state.rl_step < rl_steps {
+            if self.state.rl_step == 0 && self.cfg.rl.kl_coef > 0.0 {
+                let dir = self.run_dir.join("checkpoints").join("rl-start");
+                self.save_checkpoint(&dir)?;
+                // A deep copy: the live model's tensors share storage with the trained variables.
+                self.reference = Some(checkpoint::load(&dir, &Device::Cpu)?.0);
+            }
+            self.opt.set_config(self.cfg.rl.optim.clone());
+            progress.start("rl", rl_steps as u64, self.state.rl_step as u64);
+            while self.state.rl_step < rl_steps {
+                let line = self.rl_step()?;
+                self.state.rl_step += 1;
+                progress.advance(&line);
+                let every = self.cfg.eval.every;
+                if every > 0 && self.state.rl_step % every == 0 && self.state.rl_step < rl_steps {
+                    progress.suspend(&mut || self.periodic_eval())?;
+                }
+                self.maybe_checkpoint()?;
+                if self.should_stop() {
+                    return Ok(());
+                }
+            }
+            progress.finish();
+        }
+        if !self.state.evals.contains_key("after_rl") {
+            self.report_eval("after_rl", progress)?;
+            self.save_checkpoint(&self.run_dir.join("final"))?;
+        }
+        crate::report::write(&self.run_dir, &self.cfg, &self.state)?;
+        Ok(())
+    }
+
+    fn should_stop(&self) -> bool {
+        self.stop_after.is_some_and(|n| self.state.sft_step + self.state.rl_step >= n)
+    }
+
+    /// A local policy over the current weights with the given sampling settings.
+    pub(crate) fn policy(&self, temperature: f64, max_tokens: usize) -> LocalPolicy {
+        let params = SamplingParams {
+            temperature,
+            top_p: if temperature > 0.0 { self.cfg.rl.top_p } else { 1.0 },
+            max_tokens,
+            ..Default::default()
+        };
+        let mut p = LocalPolicy::new(self.chat.clone(), params, format!("local:{}", self.run_dir.display()));
+        p.micro_batch = self.cfg.rl.micro_batch;
+        p.version = self.state.opt_step;
+        p
+    }
+
+    /// The reported evaluation: every task at its starting level on held-out problems.
+    fn report_eval(&mut self, name: &str, progress: &mut dyn Progress) -> Result<(), TrainError> {
+        let t0 = Instant::now();
+        let rows = run_eval(self)?;
+        progress.note(&format!("evaluation {name}:\n{}", eval::table(&rows)));
+        let mut rec = Map::new();
+        rec.insert("phase".into(), json!("eval"));
+        rec.insert("name".into(), json!(name));
+        rec.insert("step".into(), json!(self.state.sft_step + self.state.rl_step));
+        for r in &rows {
+            rec.insert(format!("{}/pass@1", r.task), json!(r.pass_at_1));
+            rec.insert(format!("{}/mean@k", r.task), json!(r.mean_at_k));
+            rec.insert(format!("{}/format_error_rate", r.task), json!(r.format_error_rate));
+        }
+        rec.insert("time_s".into(), json!(t0.elapsed().as_secs_f64()));
+        self.log(rec)?;
+        self.state.evals.insert(name.to_string(), rows);
+        Ok(())
+    }
+
+    /// Every `eval.every` RL steps: the reported evaluation's tasks at their starting levels, plus
+    /// curriculum probes at the current levels.
+    fn periodic_eval(&mut self) -> Result<(), TrainError> {
+        let t0 = Instant::now();
+        let rows = run_eval(self)?;
+        let mut rec = Map::new();
+        rec.insert("phase".into(), json!("eval"));
+        rec.insert("name".into(), json!("periodic"));
+        rec.insert("step".into(), json!(self.state.sft_step + self.state.rl_step));
+        for r in &rows {
+            rec.insert(format!("{}/pass@1", r.task), json!(r.pass_at_1));
+            rec.insert(format!("{}/mean@k", r.task), json!(r.mean_at_k));
+            rec.insert(format!("{}/format_error_rate", r.task), json!(r.format_error_rate));
+        }
+        rec.insert("time_s".into(), json!(t0.elapsed().as_secs_f64()));
+        self.log(rec)?;
+        self.curriculum_probe()
+    }
+
+    fn curriculum_probe(&mut self) -> Result<(), TrainError> {
+        let c = self.cfg.curriculum.clone();
+        if !c.enabled || c.probe == 0 {
+            return Ok(());
+        }
+        let tasks: Vec<(String, u8)> =
+            self.cfg.tasks.iter().map(|t| (t.name.clone(), self.state.curriculum.level(&t.name))).collect();
+        let base = eval::PROBE_BASE + self.state.probe_round * c.probe as u64;
+        self.state.probe_round += 1;
+        let opts = RolloutOptions {
+            seed: step_seed(self.cfg.seed, "probe", self.state.rl_step),
+            ..Default::default()
+        };
+        let mut policy = self.policy(self.cfg.eval.temperature, self.cfg.eval.max_tokens);
+        let rows = eval::evaluate(&mut policy, &tasks, c.probe, 1, base, &opts)?;
+        for (task, r) in self.cfg.tasks.clone().iter().zip(&rows) {
+            let successes = (r.mean_at_k * c.probe as f64).round() as usize;
+            let results: Vec<bool> = (0..c.probe).map(|i| i < successes).collect();
+            if let Some(change) = self.state.curriculum.record(task, &results, &c) {
+                let mut rec = Map::new();
+                rec.insert("phase".into(), json!("level"));
+                rec.insert("step".into(), json!(self.state.sft_step + self.state.rl_step));
+                rec.insert("task".into(), json!(change.task));
+                rec.insert("from".into(), json!(change.from));
+                rec.insert("to".into(), json!(change.to));
+                rec.insert("rate".into(), json!(change.rate));
+                self.log(rec)?;
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn log(&mut self, rec: Map<String, Value>) -> Result<(), TrainError> {
+        let path = self.run_dir.join("metrics.jsonl");
+        self.metrics.write(rec).map_err(|e| TrainError::io("write", &path, e))?;
+        self.state.metrics_lines = self.metrics.lines();
+        Ok(())
+    }
+
+    fn maybe_checkpoint(&mut self) -> Result<(), TrainError> {
+        let every = self.cfg.checkpoint.every;
+        let g = self.state.sft_step + self.state.rl_step;
+        if every > 0 && g % every == 0 {
+            let dir = self.run_dir.join("checkpoints").join(format!("step-{g:06}"));
+            self.save_checkpoint(&dir)?;
+            self.prune_checkpoints()?;
+        }
+        Ok(())
+    }
+
+    /// Writes weights, tokenizer, template, AdamW moments and the trainer state atomically.
+    pub fn save_checkpoint(&mut self, dir: &Path) -> Result<(), TrainError> {
+        self.state.opt_step = self.opt.step;
+        self.state.elapsed_s += self.started.elapsed().as_secs_f64();
+        self.started = Instant::now();
+        let tmp = std::env::temp_dir().join(format!("gauntlet-moments-{}.safetensors", std::process::id()));
+        self.opt.save(&tmp)?;
+        let moments = std::fs::read(&tmp).map_err(|e| TrainError::io("read", &tmp, e))?;
+        let _ = std::fs::remove_file(&tmp);
+        let state = serde_json::to_vec_pretty(&self.state).expect("state serialises");
+        checkpoint::save_chat(
+            dir,
+            &self.varmap,
+            &self.model_cfg,
+            &self.chat.tokenizer,
+            &self.chat.template,
+            &[("trainer_state.json".into(), state), ("optimizer.safetensors".into(), moments)],
+        )?;
+        Ok(())
+    }
+
+    fn prune_checkpoints(&self) -> Result<(), TrainError> {
+        let mut steps = step_checkpoints(&self.run_dir)?;
+        let keep = self.cfg.checkpoint.keep.max(1);
+        while steps.len() > keep {
+            let old = steps.remove(0);
+            std::fs::remove_dir_all(&old).map_err(|e| TrainError::io("remove", &old, e))?;
+        }
+        Ok(())
+    }
+}
+
+/// The reported evaluation of the trainer's current policy.
+fn run_eval(t: &Trainer) -> Result<Vec<TaskEval>, TrainError> {
+    let tasks: Vec<(String, u8)> = t.cfg.tasks.iter().map(|m| (m.name.clone(), m.level)).collect();
+    let mut policy = t.policy(t.cfg.eval.temperature, t.cfg.eval.max_tokens);
+    let opts = RolloutOptions { seed: eval_seed(t.cfg.seed), ..Default::default() };
+    Ok(eval::evaluate(&mut policy, &tasks, t.cfg.eval.n, t.cfg.eval.k, HELD_OUT_BASE, &opts)?)
+}
+
+/// The rollout seed of reported evaluations of a run with seed `seed` (what `gauntlet eval
+/// --policy local:RUN` uses to reproduce them).
+pub fn eval_seed(seed: u64) -> u64 {
+    step_seed(seed, "eval", 0)
+}
+
+fn vars(varmap: &VarMap) -> Vec<(String, candle_core::Var)> {
+    let data = varmap.data().lock().unwrap_or_else(|e| e.into_inner());
+    data.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
+}
+
+fn step_checkpoints(run_dir: &Path) -> Result<Vec<PathBuf>, TrainError> {
+    let dir = run_dir.join("checkpoints");
+    let mut out: Vec<PathBuf> = match std::fs::read_dir(&dir) {
+        Ok(rd) => rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("step-")))
+            .filter(|p| model_files(p))
+            .collect(),
+        Err(_) => vec![],
+    };
+    out.sort();
+    Ok(out)
+}
+
+/// The most advanced checkpoint of a run (`final`, then step and phase checkpoints by the steps
+/// their state records).
+pub fn latest_checkpoint(run_dir: &Path) -> Result<Option<PathBuf>, TrainError> {
+    let mut candidates = step_checkpoints(run_dir)?;
+    candidates.push(run_dir.join("checkpoints").join("sft"));
+    candidates.push(run_dir.join("checkpoints").join("rl-start"));
+    candidates.push(run_dir.join("final"));
+    let mut best: Option<(usize, usize, PathBuf)> = None;
+    for c in candidates.into_iter().filter(|c| c.join("trainer_state.json").exists()) {
+        let text = std::fs::read_to_string(c.join("trainer_state.json"))
+            .map_err(|e| TrainError::io("read", &c.join("trainer_state.json"), e))?;
+        let s: TrainerState = serde_json::from_str(&text)
+            .map_err(|e| TrainError::Config(format!("{}: {e}", c.join("trainer_state.json").display())))?;
+        let key = (s.sft_step + s.rl_step, s.metrics_lines);
+        if best.as_ref().is_none_or(|(a, b, _)| key > (*a, *b)) {
+            best = Some((key.0, key.1, c));
+        }
+    }
+    Ok(best.map(|b| b.2))
+}

@@ -1,0 +1,111 @@
+//! End-to-end runs of a tiny configuration: files, determinism and exact resume.
+
+use gauntlet_train::config::{TaskMix, TrainConfig};
+use gauntlet_train::{metrics, Quiet, Trainer};
+
+fn tiny(dir: &std::path::Path) -> TrainConfig {
+    let mut c = TrainConfig { run_dir: dir.display().to_string(), ..Default::default() };
+    c.model.hidden_size = 32;
+    c.model.num_hidden_layers = 1;
+    c.model.num_attention_heads = 2;
+    c.model.intermediate_size = 64;
+    c.model.max_position_embeddings = 512;
+    c.tasks = vec![TaskMix { name: "caesar".into(), weight: 1.0, level: 1, max_level: 2 }];
+    c.sft.steps = 4;
+    c.sft.batch_size = 3;
+    c.sft.optim.warmup_steps = 1;
+    c.rl.steps = 4;
+    c.rl.prompts_per_step = 2;
+    c.rl.group_size = 2;
+    c.rl.max_tokens = 6;
+    c.rl.optim.warmup_steps = 1;
+    c.eval.n = 3;
+    c.eval.every = 2;
+    c.eval.max_tokens = 6;
+    c.curriculum.probe = 2;
+    c.curriculum.window = 2;
+    c.checkpoint.every = 3;
+    c.checkpoint.keep = 1;
+    c
+}
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("gauntlet-train-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn comparable(dir: &std::path::Path) -> Vec<serde_json::Map<String, serde_json::Value>> {
+    metrics::read(&dir.join("metrics.jsonl")).unwrap().into_iter().map(metrics::without_timing).collect()
+}
+
+#[test]
+fn a_tiny_run_writes_everything_and_resumes_exactly() {
+    let a = tmp("a");
+    let mut t = Trainer::new(tiny(&a)).unwrap();
+    t.run(&mut Quiet).unwrap();
+    for f in [
+        "config.toml",
+        "metrics.jsonl",
+        "final/model.safetensors",
+        "final/trainer_state.json",
+        "final/tokenizer.json",
+        "checkpoints/sft/config.json",
+        "report/summary.md",
+        "report/curves.svg",
+    ] {
+        assert!(a.join(f).exists(), "missing {f}");
+    }
+    let steps: Vec<_> =
+        std::fs::read_dir(a.join("checkpoints")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(
+        steps.iter().filter(|n| n.to_string_lossy().starts_with("step-")).count(),
+        1,
+        "keep = 1: {steps:?}"
+    );
+    let rec = comparable(&a);
+    let phases: Vec<&str> = rec.iter().map(|r| r["phase"].as_str().unwrap()).collect();
+    assert_eq!(phases.iter().filter(|p| **p == "sft").count(), 4);
+    assert_eq!(phases.iter().filter(|p| **p == "rl").count(), 4);
+    assert!(rec.iter().all(|r| r.values().all(|v| !v.is_f64() || v.as_f64().unwrap().is_finite())));
+    let summary = std::fs::read_to_string(a.join("report/summary.md")).unwrap();
+    assert!(summary.contains("| caesar | 1 |"), "{summary}");
+    let svg = std::fs::read_to_string(a.join("report/curves.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("polyline"), "{}", &svg[..200.min(svg.len())]);
+
+    // Killed after step 5 (SFT 4 + RL 1; last checkpoint at global step 3), then resumed.
+    let b = tmp("b");
+    let mut t = Trainer::new(tiny(&b)).unwrap();
+    t.stop_after = Some(5);
+    t.run(&mut Quiet).unwrap();
+    drop(t);
+    let mut t = Trainer::resume(&b).unwrap();
+    assert_eq!(t.state.sft_step + t.state.rl_step, 3, "resumes from the last checkpoint");
+    t.run(&mut Quiet).unwrap();
+    let (ra, rb) = (comparable(&a), comparable(&b));
+    assert_eq!(ra.len(), rb.len());
+    for (x, y) in ra.iter().zip(&rb) {
+        assert_eq!(x, y);
+    }
+    assert_eq!(
+        std::fs::read(a.join("final/model.safetensors")).unwrap(),
+        std::fs::read(b.join("final/model.safetensors")).unwrap(),
+        "bit-identical final weights"
+    );
+    // A finished run refuses to start again in the same folder.
+    assert!(Trainer::new(tiny(&a)).is_err());
+    let _ = std::fs::remove_dir_all(&a);
+    let _ = std::fs::remove_dir_all(&b);
+}
+
+#[test]
+fn bad_configs_name_the_field() {
+    let err = TrainConfig::from_toml("[rl]\nestimator = \"gpro\"\n", "x.toml").unwrap_err();
+    assert!(err.contains("rl.estimator") && err.contains("grpo"), "{err}");
+    let err = TrainConfig::from_toml("[[tasks]]\nname = \"sudokku\"\n", "x.toml").unwrap_err();
+    assert!(err.contains("tasks[0].name") && err.contains("sudoku"), "{err}");
+    let err = TrainConfig::from_toml("[sft]\nstepz = 3\n", "x.toml").unwrap_err();
+    assert!(err.contains("stepz"), "{err}");
+    let d = TrainConfig::default();
+    assert_eq!(TrainConfig::from_toml(&d.to_toml(), "default").unwrap(), d);
+}

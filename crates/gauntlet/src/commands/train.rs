@@ -1,0 +1,87 @@
+//! `gauntlet train`: SFT then RL, from the built-in default, a TOML file, or a run to resume.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context};
+use clap::Args;
+use gauntlet_train::{TrainConfig, Trainer};
+
+/// Arguments of `gauntlet train`.
+#[derive(Debug, Args)]
+pub struct TrainArgs {
+    /// A TOML configuration (any subset of the fields `--print-config` shows).
+    #[arg(long, conflicts_with = "resume")]
+    config: Option<PathBuf>,
+    /// Print the configuration that would run (the built-in default without `--config`) and exit.
+    #[arg(long)]
+    print_config: bool,
+    /// Continue the run in this folder from its latest checkpoint.
+    #[arg(long, value_name = "RUN_DIR")]
+    resume: Option<PathBuf>,
+    /// Override the configuration's `run_dir`.
+    #[arg(long, value_name = "DIR", conflicts_with = "resume")]
+    run_dir: Option<PathBuf>,
+    /// Override the configuration's `threads` (0 = all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+/// Runs `gauntlet train`.
+pub fn exec(args: TrainArgs) -> anyhow::Result<()> {
+    let mut cfg = match &args.config {
+        Some(path) => {
+            let text =
+                std::fs::read_to_string(path).with_context(|| format!("cannot read `{}`", path.display()))?;
+            TrainConfig::from_toml(&text, &path.display().to_string()).map_err(anyhow::Error::msg)?
+        }
+        None => TrainConfig::default(),
+    };
+    if let Some(dir) = &args.run_dir {
+        cfg.run_dir = dir.display().to_string();
+    }
+    if let Some(t) = args.threads {
+        cfg.threads = t;
+    }
+    if args.print_config {
+        print!("{}", cfg.to_toml());
+        return Ok(());
+    }
+    let threads = match &args.resume {
+        Some(dir) => {
+            let path = dir.join("config.toml");
+            let text = std::fs::read_to_string(&path)
+                .with_context(|| format!("cannot resume `{}`: no `config.toml` in it", dir.display()))?;
+            let saved =
+                TrainConfig::from_toml(&text, &path.display().to_string()).map_err(anyhow::Error::msg)?;
+            args.threads.unwrap_or(saved.threads)
+        }
+        None => cfg.threads,
+    };
+    super::setup_compute(threads)?;
+    let mut trainer = match &args.resume {
+        Some(dir) => {
+            if !dir.is_dir() {
+                bail!("cannot resume `{}`: no such run folder", dir.display());
+            }
+            Trainer::resume(dir)?
+        }
+        None => Trainer::new(cfg)?,
+    };
+    eprintln!(
+        "run {} · model {} params · tasks {}",
+        trainer.run_dir.display(),
+        trainer.model_cfg.num_parameters(),
+        trainer.cfg.tasks.iter().map(|t| format!("{}@L{}", t.name, t.level)).collect::<Vec<_>>().join(", ")
+    );
+    let mut progress = crate::progress::TrainProgress::default();
+    trainer.run(&mut progress)?;
+    let summary = trainer.run_dir.join("report").join("summary.md");
+    let text = std::fs::read_to_string(&summary).unwrap_or_default();
+    println!("{}", text.split("\n## ").next().unwrap_or(""));
+    eprintln!(
+        "report: {}  ·  curves: {}",
+        summary.display(),
+        trainer.run_dir.join("report/curves.svg").display()
+    );
+    Ok(())
+}

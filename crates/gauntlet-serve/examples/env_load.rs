@@ -302,8 +302,9 @@ async fn main() {
         }
     }
     all.sort_unstable();
-    println!(
-        "scenario {} | {} clients | {:.1} s | {} requests | {:.0} req/s | p50 {:.3} ms | p99 {:.3} ms | errors {}",
+    let mut out = String::new();
+    out.push_str(&format!(
+        "scenario {} | {} clients | {:.1} s | {} requests | {:.0} req/s | p50 {:.3} ms | p99 {:.3} ms | errors {}\n",
         o.scenario,
         o.clients,
         elapsed,
@@ -312,22 +313,27 @@ async fn main() {
         pct(&all, 0.5),
         pct(&all, 0.99),
         errors
-    );
+    ));
     if o.scenario != "episode" {
-        println!("verified items: {items} ({:.0} items/s)", items as f64 / elapsed);
+        out.push_str(&format!("verified items: {items} ({:.0} items/s)\n", items as f64 / elapsed));
     }
-    println!("{:<13} {:>9} {:>10} {:>10} {:>10}", "request", "count", "p50 ms", "p99 ms", "max ms");
+    out.push_str(&format!(
+        "{:<13} {:>9} {:>10} {:>10} {:>10}\n",
+        "request", "count", "p50 ms", "p99 ms", "max ms"
+    ));
     for (k, mut v) in kinds {
         v.sort_unstable();
-        println!(
-            "{:<13} {:>9} {:>10.3} {:>10.3} {:>10.3}",
+        out.push_str(&format!(
+            "{:<13} {:>9} {:>10.3} {:>10.3} {:>10.3}\n",
             k,
             v.len(),
             pct(&v, 0.5),
             pct(&v, 0.99),
             *v.last().unwrap_or(&0) as f64 / 1000.0
-        );
+        ));
     }
+    // A closed stdout (`| head`) is not an error worth a panic.
+    let _ = std::io::Write::write_all(&mut std::io::stdout(), out.as_bytes());
     if errors > 0 {
         std::process::exit(1);
     }

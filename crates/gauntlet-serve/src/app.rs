@@ -16,6 +16,7 @@ use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::Instant;
+use tokio::sync::Semaphore;
 use tower_http::catch_panic::CatchPanicLayer;
 
 /// Request counters (the session counters live in the store).
@@ -44,7 +45,14 @@ pub struct AppState {
     pub catalog: Arc<Vec<CatalogEntry>>,
     /// When the router was built.
     pub started: Instant,
+    /// Permits for heavy jobs (big batches, big bodies): one fewer than the cores, at least one.
+    pub heavy: Arc<Semaphore>,
 }
+
+/// Work items above which a job counts as heavy and waits for a [`AppState::heavy`] permit.
+pub const HEAVY_ITEMS: usize = 32;
+/// Body size in bytes above which JSON is parsed as a heavy job.
+pub const HEAVY_BODY_BYTES: usize = 64 << 10;
 
 /// Run CPU-bound work on tokio's blocking pool so the reactor threads stay free; a panic in
 /// `f` answers 500 `internal_panic` instead of taking anything down.
@@ -54,6 +62,34 @@ pub async fn blocking<T: Send + 'static>(f: impl FnOnce() -> ApiResult<T> + Send
         Err(e) if e.is_panic() => Err(ApiError::internal("internal_panic", "the request's work panicked")),
         Err(_) => Err(ApiError::internal("cancelled", "the request's work was cancelled")),
     }
+}
+
+/// [`blocking`] for big jobs (batches past [`HEAVY_ITEMS`], bodies past [`HEAVY_BODY_BYTES`]):
+/// at most `cores - 1` of them run at once, so on a small machine a flood of 4,096-item batches
+/// queues instead of starving the reactor threads and every small request behind them.
+pub async fn heavy<T: Send + 'static>(
+    st: &AppState,
+    f: impl FnOnce() -> ApiResult<T> + Send + 'static,
+) -> ApiResult<T> {
+    let permit = st
+        .heavy
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|_| ApiError::internal("shutting_down", "the server is shutting down"))?;
+    blocking(move || {
+        let out = f();
+        drop(permit);
+        out
+    })
+    .await
+}
+
+/// A 200 JSON response serialised now (inside a blocking job, for big answers).
+pub fn json_response<T: Serialize>(value: &T) -> ApiResult<Response<Body>> {
+    let bytes = serde_json::to_vec(value)
+        .map_err(|e| ApiError::internal("serialize", format!("could not serialise the answer: {e}")))?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], bytes).into_response())
 }
 
 /// `GET /health`: liveness plus the live session count.
@@ -175,6 +211,9 @@ pub fn router(config: EnvServerConfig) -> Router {
         stats: stats.clone(),
         catalog: Arc::new(catalog::entries()),
         started: Instant::now(),
+        heavy: Arc::new(Semaphore::new(
+            std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1)),
+        )),
     };
     let v1 = Router::new()
         .route("/v1/tasks", get(tasks))

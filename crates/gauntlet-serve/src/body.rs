@@ -5,6 +5,7 @@
 //! `Deserialize` impls so that every message names its field and the rejected value, and so
 //! that unknown fields (a typo such as `levle`) are refused instead of silently defaulted.
 
+use crate::app::{heavy, AppState, HEAVY_BODY_BYTES};
 use crate::error::{ApiError, ApiResult};
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
@@ -12,13 +13,14 @@ use gauntlet_core::Difficulty;
 use serde_json::{Map, Value};
 
 /// A request body parsed as JSON. Any content type is accepted (clients such as Python's
-/// `urllib` send form content types by default); an empty body reads as `null`.
+/// `urllib` send form content types by default); an empty body reads as `null`. Bodies past
+/// [`HEAVY_BODY_BYTES`] are parsed off the reactor threads.
 pub struct JsonBody(pub Value);
 
-impl<S: Send + Sync> FromRequest<S> for JsonBody {
+impl FromRequest<AppState> for JsonBody {
     type Rejection = ApiError;
 
-    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+    async fn from_request(req: Request, state: &AppState) -> Result<Self, Self::Rejection> {
         let bytes = Bytes::from_request(req, state).await.map_err(|r| {
             if r.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
                 ApiError::too_large("request body is larger than the server's `max_body_bytes`")
@@ -29,9 +31,17 @@ impl<S: Send + Sync> FromRequest<S> for JsonBody {
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok(JsonBody(Value::Null));
         }
-        serde_json::from_slice(&bytes).map(JsonBody).map_err(|e| {
-            ApiError::bad_request("malformed_json", format!("request body is not valid JSON: {e}"))
-        })
+        let len = bytes.len();
+        let parse = move || {
+            serde_json::from_slice(&bytes).map(JsonBody).map_err(|e| {
+                ApiError::bad_request("malformed_json", format!("request body is not valid JSON: {e}"))
+            })
+        };
+        if len > HEAVY_BODY_BYTES {
+            heavy(state, parse).await
+        } else {
+            parse()
+        }
     }
 }
 

@@ -6,12 +6,12 @@
 //! columns); row `i` of a request uses seed `seed + i` and `extra_info.index` counts across the
 //! whole answer, as the CLI does across families.
 
-use crate::app::{blocking, AppState};
+use crate::app::{blocking, heavy, json_response, AppState, HEAVY_ITEMS};
 use crate::body::{batch, JsonBody, Obj};
 use crate::catalog::resolve;
 use crate::error::{ApiError, ApiResult};
 use axum::extract::State;
-use axum::Json;
+use axum::response::Response;
 use gauntlet_core::{Difficulty, DynTask};
 use gauntlet_tasks::rows::Row;
 use serde::Serialize;
@@ -67,12 +67,10 @@ fn at(e: ApiError, place: &str) -> ApiError {
 }
 
 /// `POST /v1/generate`.
-pub async fn generate(
-    State(st): State<AppState>,
-    JsonBody(body): JsonBody,
-) -> ApiResult<Json<GenerateResponse>> {
+pub async fn generate(State(st): State<AppState>, JsonBody(body): JsonBody) -> ApiResult<Response> {
     let reqs = parse(&body, st.config.max_batch)?;
-    let rows = blocking(move || {
+    let total: u64 = reqs.iter().map(|r| r.n).sum();
+    let work = move || {
         let mut rows = Vec::new();
         for r in &reqs {
             let spec = r.task.spec();
@@ -81,9 +79,10 @@ pub async fn generate(
                 rows.push(Row::from_instance(&spec, &inst, rows.len() as u64));
             }
         }
-        Ok(rows)
-    })
-    .await?;
-    st.stats.rows_generated.fetch_add(rows.len() as u64, Ordering::Relaxed);
-    Ok(Json(GenerateResponse { rows }))
+        // Serialised here, off the reactor: 4,096 rows are megabytes of JSON.
+        Ok((rows.len(), json_response(&GenerateResponse { rows })?))
+    };
+    let (n, resp) = if total > HEAVY_ITEMS as u64 { heavy(&st, work).await? } else { blocking(work).await? };
+    st.stats.rows_generated.fetch_add(n as u64, Ordering::Relaxed);
+    Ok(resp)
 }

@@ -12,12 +12,12 @@
 //! on the blocking pool so that a big batch never stalls the reactor. A problem that does not
 //! decode as the named task's problem fails the call with 400 `bad_problem` naming the item.
 
-use crate::app::{blocking, AppState};
+use crate::app::{blocking, heavy, json_response, AppState, HEAVY_ITEMS};
 use crate::body::{batch, JsonBody, Obj};
 use crate::catalog::resolve;
 use crate::error::{ApiError, ApiResult};
 use axum::extract::State;
-use axum::Json;
+use axum::response::Response;
 use gauntlet_core::DynTask;
 use gauntlet_tasks::rows::RowView;
 use serde::Serialize;
@@ -111,43 +111,45 @@ fn parse_item(v: &Value, place: &str, max_response: usize) -> ApiResult<Item> {
 }
 
 /// `POST /v1/verify`.
-pub async fn verify(State(st): State<AppState>, JsonBody(body): JsonBody) -> ApiResult<Json<VerifyResponse>> {
-    let raw = batch(&body, "items")?;
+pub async fn verify(State(st): State<AppState>, JsonBody(body): JsonBody) -> ApiResult<Response> {
     let max = st.config.max_batch;
-    if raw.len() > max {
+    let max_response = st.config.max_response_bytes;
+    let n = batch(&body, "items")?.len();
+    if n > max {
         return Err(ApiError::bad_request(
             "batch_too_large",
-            format!("{} items in one call; the server's `max_batch` is {max}: split it", raw.len()),
+            format!("{n} items in one call; the server's `max_batch` is {max}: split it"),
         ));
     }
-    let items = raw
-        .iter()
-        .map(|(v, place)| parse_item(v, place, st.config.max_response_bytes))
-        .collect::<ApiResult<Vec<_>>>()?;
-    drop(raw);
-    let results = blocking(move || {
-        items
-            .into_iter()
-            .map(|it| {
-                let score = it.task.score_of(&it.problem, &it.response).map_err(|e| {
-                    let e = ApiError::bad_request("bad_problem", format!("field `problem`: {e}"));
-                    if it.place.is_empty() {
-                        e
-                    } else {
-                        e.at(&it.place)
-                    }
-                })?;
-                Ok(VerifyResult {
-                    task: it.task.spec().name.to_string(),
-                    reward: score.reward,
-                    correct: score.correct,
-                    format_error: score.is_format_error(),
-                    reason: score.reason,
-                })
-            })
-            .collect::<ApiResult<Vec<_>>>()
+    // Decoding and scoring both run off the reactor; the whole batch is decoded (and refused
+    // on the first bad item) before any verifier runs.
+    let work = move || {
+        let items = batch(&body, "items")?
+            .iter()
+            .map(|(v, place)| parse_item(v, place, max_response))
+            .collect::<ApiResult<Vec<_>>>()?;
+        let results = items.into_iter().map(score).collect::<ApiResult<Vec<_>>>()?;
+        json_response(&VerifyResponse { results })
+    };
+    let resp = if n > HEAVY_ITEMS { heavy(&st, work).await? } else { blocking(work).await? };
+    st.stats.items_verified.fetch_add(n as u64, Ordering::Relaxed);
+    Ok(resp)
+}
+
+fn score(it: Item) -> ApiResult<VerifyResult> {
+    let score = it.task.score_of(&it.problem, &it.response).map_err(|e| {
+        let e = ApiError::bad_request("bad_problem", format!("field `problem`: {e}"));
+        if it.place.is_empty() {
+            e
+        } else {
+            e.at(&it.place)
+        }
+    })?;
+    Ok(VerifyResult {
+        task: it.task.spec().name.to_string(),
+        reward: score.reward,
+        correct: score.correct,
+        format_error: score.is_format_error(),
+        reason: score.reason,
     })
-    .await?;
-    st.stats.items_verified.fetch_add(results.len() as u64, Ordering::Relaxed);
-    Ok(Json(VerifyResponse { results }))
 }

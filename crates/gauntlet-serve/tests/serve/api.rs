@@ -98,6 +98,22 @@ async fn verify_scores_rows_and_problems() {
             .post("/v1/verify", json!({"task": "countdown", "problem": gt, "response": oracle("countdown", 9, 3)}))
             .await;
         assert_eq!(one.body["results"][0]["correct"], true, "{}", one.body);
+
+        // A big batch (a heavy job: > 32 items, a body > 64 KiB parsed off the reactor).
+        let rows = s.post("/v1/generate", json!({"task": "sudoku", "n": 300, "seed": 0, "level": 3})).await;
+        assert_eq!(rows.status, 200);
+        let items: Vec<Value> = rows.body["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .enumerate()
+            .map(|(i, r)| json!({"row": r, "response": format!("{}{}", " ".repeat(200), oracle("sudoku", i as u64, 3))}))
+            .collect();
+        let big = s.post("/v1/verify", json!({ "items": items })).await;
+        assert_eq!(big.status, 200, "{}", big.body);
+        let r = big.body["results"].as_array().unwrap();
+        assert_eq!(r.len(), 300);
+        assert!(r.iter().all(|x| x["correct"] == true));
     })
     .await;
 }

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 
 /// A request body parsed as JSON. Any content type is accepted (clients such as Python's
 /// `urllib` send form content types by default); an empty body reads as `null`. Bodies past
-/// [`HEAVY_BODY_BYTES`] are parsed off the reactor threads.
+/// 64 KiB are parsed off the reactor threads, as heavy jobs.
 pub struct JsonBody(pub Value);
 
 impl FromRequest<AppState> for JsonBody {

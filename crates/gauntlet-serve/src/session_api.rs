@@ -104,8 +104,14 @@ pub async fn create(State(st): State<AppState>, JsonBody(body): JsonBody) -> Api
     let slot = st.sessions.reserve()?;
     let session = blocking(move || build(&target, canonical, seed, level)).await?;
     let (id, entry) = st.sessions.insert(slot, session);
-    let s = entry.lock();
-    Ok(Json(view(id, &s, None, None)))
+    let mut s = entry.lock();
+    match catch_unwind(AssertUnwindSafe(|| view(id, &s, None, None))) {
+        Ok(v) => Ok(Json(v)),
+        Err(_) => {
+            s.over = true;
+            Err(panicked("observe"))
+        }
+    }
 }
 
 fn build(target: &Target, task: String, seed: u64, level: Difficulty) -> ApiResult<Session> {

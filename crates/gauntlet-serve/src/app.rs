@@ -12,6 +12,7 @@ use axum::middleware::{self, Next};
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use gauntlet_envs::EnvEntry;
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
@@ -41,6 +42,8 @@ pub struct AppState {
     pub sessions: Arc<SessionStore>,
     /// Request counters.
     pub stats: Arc<Stats>,
+    /// Environments served on top of the registries (see [`router_with_envs`]).
+    pub extra_envs: Arc<Vec<EnvEntry>>,
     /// The `/v1/tasks` listing, built once.
     pub catalog: Arc<Vec<CatalogEntry>>,
     /// When the router was built.
@@ -202,6 +205,13 @@ fn spawn_sweeper(store: Weak<SessionStore>, every: std::time::Duration) {
 /// requested and whenever the store is full. The router answers every route, error and panic
 /// with JSON; `host` and `port` are not used here (see [`crate::bind`]).
 pub fn router(config: EnvServerConfig) -> Router {
+    router_with_envs(config, Vec::new())
+}
+
+/// [`router`] serving `extra` environments as well as the registered ones: your own
+/// [`ScriptedEnv`](gauntlet_envs::ScriptedEnv)s behind the same API. An extra entry is found
+/// before a registered task or environment of the same name, so it can also replace one.
+pub fn router_with_envs(config: EnvServerConfig, extra: Vec<EnvEntry>) -> Router {
     let sessions = Arc::new(SessionStore::new(config.max_sessions, config.idle_timeout()));
     spawn_sweeper(Arc::downgrade(&sessions), config.sweep_interval());
     let stats = Arc::new(Stats::default());
@@ -209,7 +219,8 @@ pub fn router(config: EnvServerConfig) -> Router {
         config: Arc::new(config.clone()),
         sessions,
         stats: stats.clone(),
-        catalog: Arc::new(catalog::entries()),
+        catalog: Arc::new(catalog::entries(&extra)),
+        extra_envs: Arc::new(extra),
         started: Instant::now(),
         heavy: Arc::new(Semaphore::new(
             std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1)),

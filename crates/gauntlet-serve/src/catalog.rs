@@ -31,8 +31,9 @@ pub struct CatalogEntry {
     pub generate: bool,
 }
 
-/// The listing, built once when the router is built.
-pub fn entries() -> Vec<CatalogEntry> {
+/// The listing, built once when the router is built: the tasks, then `extra` environments, then
+/// the registered environments (an `extra` entry hides a registered one of the same name).
+pub fn entries(extra: &[EnvEntry]) -> Vec<CatalogEntry> {
     let mut out: Vec<CatalogEntry> = gauntlet_tasks::registry()
         .iter()
         .map(|t| {
@@ -49,7 +50,10 @@ pub fn entries() -> Vec<CatalogEntry> {
             }
         })
         .collect();
-    for e in gauntlet_envs::registry() {
+    let registered = gauntlet_envs::registry();
+    let hidden = |e: &EnvEntry| extra.iter().any(|x| x.name == e.name);
+    let envs = extra.iter().copied().chain(registered.into_iter().filter(|e| !hidden(e)));
+    for e in envs {
         let env = (e.make)();
         let spec = env.spec();
         out.push(CatalogEntry {
@@ -106,14 +110,18 @@ fn normalise(name: &str) -> String {
 }
 
 /// Resolve a task or environment name (`-`/`_` and case are interchangeable, a `gauntlet/`
-/// prefix as in a row's `data_source` is accepted). Unknown names answer 404 `unknown_task`
-/// with the closest known names.
-pub fn resolve(name: &str) -> ApiResult<Target> {
+/// prefix as in a row's `data_source` is accepted), looking in `extra` first. Unknown names
+/// answer 404 `unknown_task` with the closest known names.
+pub fn resolve(name: &str, extra: &[EnvEntry]) -> ApiResult<Target> {
     let want = normalise(name);
+    if let Some(e) = extra.iter().find(|e| e.name == want) {
+        return Ok(Target::Env(*e));
+    }
     if let Some(t) = gauntlet_tasks::registry().iter().find(|t| t.spec().name == want) {
         return Ok(Target::Task(t.clone()));
     }
-    let envs = gauntlet_envs::registry();
+    let mut envs = gauntlet_envs::registry();
+    envs.extend(extra.iter().copied());
     if let Some(e) = envs.iter().find(|e| e.name == want) {
         return Ok(Target::Env(*e));
     }
@@ -138,11 +146,11 @@ mod tests {
 
     #[test]
     fn names_resolve_loosely_and_suggest() {
-        assert!(matches!(resolve("Game-Of-24"), Ok(Target::Task(_))));
-        assert!(matches!(resolve("gauntlet/sudoku"), Ok(Target::Task(_))));
-        let e = resolve("sudokku").err().unwrap();
+        assert!(matches!(resolve("Game-Of-24", &[]), Ok(Target::Task(_))));
+        assert!(matches!(resolve("gauntlet/sudoku", &[]), Ok(Target::Task(_))));
+        let e = resolve("sudokku", &[]).err().unwrap();
         assert_eq!(e.code, "unknown_task");
         assert!(e.message.contains("`sudoku`"), "{}", e.message);
-        assert!(entries().len() >= gauntlet_tasks::registry().len());
+        assert!(entries(&[]).len() >= gauntlet_tasks::registry().len());
     }
 }

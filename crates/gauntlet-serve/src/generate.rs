@@ -13,6 +13,7 @@ use crate::error::{ApiError, ApiResult};
 use axum::extract::State;
 use axum::response::Response;
 use gauntlet_core::{Difficulty, DynTask};
+use gauntlet_envs::EnvEntry;
 use gauntlet_tasks::rows::Row;
 use serde::Serialize;
 use std::sync::atomic::Ordering;
@@ -32,14 +33,14 @@ struct Request {
     level: Difficulty,
 }
 
-fn parse(body: &serde_json::Value, max_batch: usize) -> ApiResult<Vec<Request>> {
+fn parse(body: &serde_json::Value, max_batch: usize, extra: &[EnvEntry]) -> ApiResult<Vec<Request>> {
     let mut out = Vec::new();
     let mut total: u64 = 0;
     for (v, place) in batch(body, "requests")? {
         let o = Obj::new(v, &place)?;
         o.only(&["task", "n", "seed", "level"])?;
         let name = o.str_req("task")?;
-        let task = resolve(name).and_then(|t| t.task(name)).map_err(|e| at(e, &place))?;
+        let task = resolve(name, extra).and_then(|t| t.task(name)).map_err(|e| at(e, &place))?;
         let n = o.u64_opt("n")?.unwrap_or(1);
         let seed = o.u64_opt("seed")?.unwrap_or(0);
         let level = o.level("level")?;
@@ -68,7 +69,7 @@ fn at(e: ApiError, place: &str) -> ApiError {
 
 /// `POST /v1/generate`.
 pub async fn generate(State(st): State<AppState>, JsonBody(body): JsonBody) -> ApiResult<Response> {
-    let reqs = parse(&body, st.config.max_batch)?;
+    let reqs = parse(&body, st.config.max_batch, &st.extra_envs)?;
     let total: u64 = reqs.iter().map(|r| r.n).sum();
     let work = move || {
         let mut rows = Vec::new();

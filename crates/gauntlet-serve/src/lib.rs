@@ -77,7 +77,7 @@ pub mod session_api;
 pub mod sessions;
 pub mod verify;
 
-pub use app::{router, AppState, Stats};
+pub use app::{router, router_with_envs, AppState, Stats};
 pub use config::EnvServerConfig;
 pub use error::{ApiError, ApiResult};
 pub use server::{bind, run, serve, serve_with_shutdown, ServeError};

@@ -93,7 +93,7 @@ pub async fn create(State(st): State<AppState>, JsonBody(body): JsonBody) -> Api
     let o = Obj::new(&body, "")?;
     o.only(&["task", "seed", "level"])?;
     let name = o.str_req("task")?;
-    let target = resolve(name)?;
+    let target = resolve(name, &st.extra_envs)?;
     let seed = o.u64_opt("seed")?.unwrap_or(0);
     let level = o.level("level")?;
     let canonical = match &target {

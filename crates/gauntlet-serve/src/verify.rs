@@ -19,6 +19,7 @@ use crate::error::{ApiError, ApiResult};
 use axum::extract::State;
 use axum::response::Response;
 use gauntlet_core::DynTask;
+use gauntlet_envs::EnvEntry;
 use gauntlet_tasks::rows::RowView;
 use serde::Serialize;
 use serde_json::Value;
@@ -54,7 +55,7 @@ struct Item {
     response: String,
 }
 
-fn parse_item(v: &Value, place: &str, max_response: usize) -> ApiResult<Item> {
+fn parse_item(v: &Value, place: &str, max_response: usize, extra: &[EnvEntry]) -> ApiResult<Item> {
     let o = Obj::new(v, place)?;
     o.only(&["row", "task", "problem", "response"])?;
     let here = |e: ApiError| if place.is_empty() { e } else { e.at(place) };
@@ -88,7 +89,7 @@ fn parse_item(v: &Value, place: &str, max_response: usize) -> ApiResult<Item> {
         };
         (name, problem, None)
     };
-    let task = resolve(&name).and_then(|t| t.task(&name)).map_err(here)?;
+    let task = resolve(&name, extra).and_then(|t| t.task(&name)).map_err(here)?;
     let response = match o.str_opt("response")? {
         Some(r) => r.to_string(),
         None => row_response.ok_or_else(|| {
@@ -114,6 +115,7 @@ fn parse_item(v: &Value, place: &str, max_response: usize) -> ApiResult<Item> {
 pub async fn verify(State(st): State<AppState>, JsonBody(body): JsonBody) -> ApiResult<Response> {
     let max = st.config.max_batch;
     let max_response = st.config.max_response_bytes;
+    let extra = st.extra_envs.clone();
     let n = batch(&body, "items")?.len();
     if n > max {
         return Err(ApiError::bad_request(
@@ -126,7 +128,7 @@ pub async fn verify(State(st): State<AppState>, JsonBody(body): JsonBody) -> Api
     let work = move || {
         let items = batch(&body, "items")?
             .iter()
-            .map(|(v, place)| parse_item(v, place, max_response))
+            .map(|(v, place)| parse_item(v, place, max_response, &extra))
             .collect::<ApiResult<Vec<_>>>()?;
         let results = items.into_iter().map(score).collect::<ApiResult<Vec<_>>>()?;
         json_response(&VerifyResponse { results })

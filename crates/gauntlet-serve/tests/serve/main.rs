@@ -3,6 +3,7 @@
 
 mod api;
 mod errors;
+mod games;
 mod limits;
 mod load;
 mod util;

@@ -55,6 +55,12 @@ impl Answer {
 }
 
 impl Server {
+    /// A client for a server started elsewhere (the caller keeps it alive).
+    pub fn from_parts(base: String, client: reqwest::Client) -> Server {
+        let (tx, _rx) = oneshot::channel();
+        Server { base, client, _stop: tx }
+    }
+
     /// Send a request; the body must be JSON (error bodies included).
     pub async fn call(&self, method: &str, path: &str, body: Option<Value>) -> Answer {
         let rb = self.client.request(method.parse().unwrap(), format!("{}{path}", self.base));

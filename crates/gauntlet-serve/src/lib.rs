@@ -25,7 +25,8 @@
 //!
 //! - [`EnvServerConfig`]: the settings (serde, every field defaulted).
 //! - [`router`]: the axum [`Router`](axum::Router) for a config; [`bind`] + [`serve`] (or
-//!   [`serve_with_shutdown`]) run it on a listener; [`run`] does everything for the CLI.
+//!   [`serve_with_shutdown`]) run it on a listener; [`run`] does everything for the CLI;
+//!   [`router_with_envs`] also serves environments of your own.
 //!
 //! ## Design
 //!

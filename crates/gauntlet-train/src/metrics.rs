@@ -1,7 +1,7 @@
 //! `metrics.jsonl`: one JSON object per line, appended and flushed as the run goes.
 //!
 //! Every line has `phase` (`sft`, `rl`, `eval`, `level`) and `step`; wall-clock fields are named
-//! `time_s` and `*_per_s` so that comparisons between runs can drop them (everything else is
+//! `*time_s` and `*_per_s` so that comparisons between runs can drop them (everything else is
 //! deterministic). On resume the file is cut back to the lines the checkpoint had seen.
 
 use std::io::Write;
@@ -60,8 +60,8 @@ pub fn read(path: &Path) -> std::io::Result<Vec<Map<String, Value>>> {
         .collect()
 }
 
-/// A record without its wall-clock fields (`time_s`, `*_per_s`).
+/// A record without its wall-clock fields (`*time_s`, `*_per_s`).
 pub fn without_timing(mut m: Map<String, Value>) -> Map<String, Value> {
-    m.retain(|k, _| k != "time_s" && !k.ends_with("_per_s"));
+    m.retain(|k, _| !k.ends_with("time_s") && !k.ends_with("_per_s"));
     m
 }

@@ -19,6 +19,8 @@ fn tiny(dir: &std::path::Path) -> TrainConfig {
     c.rl.group_size = 2;
     c.rl.max_tokens = 6;
     c.rl.optim.warmup_steps = 1;
+    // Rewards of an untrained model are all 0; the entropy bonus keeps RL gradients non-zero.
+    c.rl.entropy_coef = 0.01;
     c.eval.n = 3;
     c.eval.every = 2;
     c.eval.max_tokens = 6;
@@ -68,19 +70,20 @@ fn a_tiny_run_writes_everything_and_resumes_exactly() {
     assert_eq!(phases.iter().filter(|p| **p == "sft").count(), 4);
     assert_eq!(phases.iter().filter(|p| **p == "rl").count(), 4);
     assert!(rec.iter().all(|r| r.values().all(|v| !v.is_f64() || v.as_f64().unwrap().is_finite())));
+    assert!(rec.iter().filter(|r| r["phase"] == "rl").all(|r| r["grad_norm"].as_f64().unwrap() > 0.0));
     let summary = std::fs::read_to_string(a.join("report/summary.md")).unwrap();
     assert!(summary.contains("| caesar | 1 |"), "{summary}");
     let svg = std::fs::read_to_string(a.join("report/curves.svg")).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("polyline"), "{}", &svg[..200.min(svg.len())]);
 
-    // Killed after step 5 (SFT 4 + RL 1; last checkpoint at global step 3), then resumed.
+    // Killed after step 5 (SFT 4 + RL 1; the last checkpoint is the end-of-SFT one), then resumed.
     let b = tmp("b");
     let mut t = Trainer::new(tiny(&b)).unwrap();
     t.stop_after = Some(5);
     t.run(&mut Quiet).unwrap();
     drop(t);
     let mut t = Trainer::resume(&b).unwrap();
-    assert_eq!(t.state.sft_step + t.state.rl_step, 3, "resumes from the last checkpoint");
+    assert_eq!(t.state.sft_step + t.state.rl_step, 4, "resumes from the last checkpoint");
     t.run(&mut Quiet).unwrap();
     let (ra, rb) = (comparable(&a), comparable(&b));
     assert_eq!(ra.len(), rb.len());

@@ -5,11 +5,11 @@
 //! state, and every turn records exactly what was sampled: prompt token ids, response token ids,
 //! behaviour log-probs, reward, anchor, seat and policy version ([`Episode`], [`Turn`]).
 //!
-//! - [`env`]: [`AgentEnv`] (an [`gauntlet_core::Env`] with scripted policies and a success flag)
+//! - [`env`] holds [`AgentEnv`] (an [`gauntlet_core::Env`] with scripted policies and a success flag)
 //!   and [`make_env`], which resolves a name against the task and environment registries.
-//! - [`policy`]: the [`Policy`] trait and its scripted backends ([`OraclePolicy`],
+//! - [`policy`] holds the [`Policy`] trait and its scripted backends ([`OraclePolicy`],
 //!   [`RandomPolicy`]); [`local`] holds the candle backend ([`LocalPolicy`]).
-//! - [`rollout`]: [`play`], the lockstep loop that batches every pending turn of every episode
+//! - [`rollout`] holds [`play`], the lockstep loop that batches every pending turn of every episode
 //!   into one policy call, renders multi-turn history as chat messages and keeps the token record
 //!   of each seat append-only.
 //!

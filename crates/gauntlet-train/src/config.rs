@@ -16,6 +16,10 @@ pub struct TrainConfig {
     pub run_dir: String,
     /// CPU threads for candle (0 = all cores).
     pub threads: usize,
+    /// Earlier exchanges (response + next observation) shown in multi-turn prompts; 0 shows only
+    /// the current observation (every environment renders the history it needs, e.g. earlier
+    /// guesses, into its observation). Single-turn tasks are unaffected.
+    pub history_window: usize,
     /// The policy model.
     pub model: ModelConfig,
     /// The task mix.
@@ -204,17 +208,19 @@ fn five() -> u8 {
 }
 
 impl Default for TrainConfig {
-    /// The built-in default run: a 0.9M-parameter byte-level Llama learns two tasks from
-    /// scratch on a CPU in minutes.
+    /// The built-in default run: a 0.9M-parameter byte-level Llama learns two single-turn tasks
+    /// and one multi-turn environment from scratch on a CPU in minutes.
     fn default() -> Self {
         TrainConfig {
             seed: 1,
             run_dir: "runs/default".into(),
             threads: 0,
+            history_window: 0,
             model: ModelConfig::default(),
             tasks: vec![
                 TaskMix { name: "caesar".into(), weight: 1.0, level: 1, max_level: 2 },
                 TaskMix { name: "topological_order".into(), weight: 1.0, level: 1, max_level: 2 },
+                TaskMix { name: "guess_number".into(), weight: 1.0, level: 1, max_level: 2 },
             ],
             curriculum: CurriculumConfig::default(),
             sft: SftConfig::default(),
@@ -367,16 +373,28 @@ impl TrainConfig {
         if self.rl.mini_batches > self.rl.prompts_per_step * self.rl.group_size {
             return Err("`rl.mini_batches` exceeds the episodes per step".into());
         }
-        if !(self.curriculum.lower_at < self.curriculum.raise_at) {
+        if self.curriculum.lower_at.partial_cmp(&self.curriculum.raise_at) != Some(std::cmp::Ordering::Less) {
             return Err("`curriculum.lower_at` must be below `curriculum.raise_at`".into());
         }
         if !(self.rl.top_p > 0.0 && self.rl.top_p <= 1.0) {
             return Err(format!("`rl.top_p` must be in (0, 1], got {}", self.rl.top_p));
         }
-        if self.model.init == "scratch" && self.model.hidden_size % self.model.num_attention_heads.max(1) != 0
+        if self.model.init == "scratch"
+            && !self.model.hidden_size.is_multiple_of(self.model.num_attention_heads.max(1))
         {
             return Err("`model.hidden_size` must be a multiple of `model.num_attention_heads`".into());
         }
         Ok(())
+    }
+}
+
+impl TrainConfig {
+    /// The rollout options of this run's episodes (`seed` set by the caller).
+    pub fn rollout_options(&self, seed: u64) -> gauntlet_rollout::RolloutOptions {
+        gauntlet_rollout::RolloutOptions {
+            seed,
+            history: gauntlet_rollout::History::Window(self.history_window),
+            ..Default::default()
+        }
     }
 }

@@ -26,7 +26,7 @@ use gauntlet_algos::{
     PolicyLossConfig,
 };
 use gauntlet_model::logprobs::{entropy, shift_for_next_token, token_logprobs};
-use gauntlet_rollout::{play, Episode, RolloutOptions};
+use gauntlet_rollout::{play, Episode};
 use serde_json::{json, Map};
 
 use crate::batch::{pack, Packed, Seq};
@@ -60,10 +60,7 @@ impl Trainer {
                 }
             }
             sampled_groups += rl.prompts_per_step;
-            let opts = RolloutOptions {
-                seed: step_seed(self.cfg.seed, "rl-sample", s * 16 + rounds),
-                ..Default::default()
-            };
+            let opts = self.cfg.rollout_options(step_seed(self.cfg.seed, "rl-sample", s * 16 + rounds));
             let mut got = play(&expanded, &mut policy, &opts)?;
             if rl.dynamic_sampling {
                 let mut by_group: HashMap<usize, Vec<f64>> = HashMap::new();

@@ -10,7 +10,7 @@
 use std::time::Instant;
 
 use gauntlet_model::logprobs::next_token_loss;
-use gauntlet_rollout::{play, window, EpisodeSpec, History, OraclePolicy, RolloutOptions};
+use gauntlet_rollout::{play, window, EpisodeSpec, History, OraclePolicy};
 use serde_json::{json, Map};
 
 use crate::batch::{pack, Seq};
@@ -57,7 +57,7 @@ impl Trainer {
         seed: u64,
         limit: usize,
     ) -> Result<Vec<Seq>, TrainError> {
-        let opts = RolloutOptions { seed, ..Default::default() };
+        let opts = self.cfg.rollout_options(seed);
         let episodes = play(specs, &mut OraclePolicy::new(seed), &opts)?;
         let eos = self.chat.eos_token_id();
         let max_len = self.model_cfg.max_position_embeddings;
@@ -68,7 +68,7 @@ impl Trainer {
                     if m.role != "assistant" {
                         continue;
                     }
-                    let shown = window(&conv[..j], History::Full);
+                    let shown = window(&conv[..j], History::Window(self.cfg.history_window));
                     let prompt = self.chat.template.render(&shown, true)?;
                     let mut ids = self.chat.tokenizer.encode(&prompt)?;
                     let prompt_len = ids.len();

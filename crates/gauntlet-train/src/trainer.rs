@@ -17,7 +17,7 @@ use candle_nn::VarMap;
 use gauntlet_core::rng::{splitmix64, stable_hash};
 use gauntlet_core::Rng;
 use gauntlet_model::{checkpoint, ChatModel, ChatTemplate, Llama, SamplingParams, Tokenizer};
-use gauntlet_rollout::{LocalPolicy, RolloutOptions};
+use gauntlet_rollout::LocalPolicy;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
@@ -227,7 +227,7 @@ impl Trainer {
                 self.state.rl_step += 1;
                 progress.advance(&line);
                 let every = self.cfg.eval.every;
-                if every > 0 && self.state.rl_step % every == 0 && self.state.rl_step < rl_steps {
+                if every > 0 && self.state.rl_step.is_multiple_of(every) && self.state.rl_step < rl_steps {
                     progress.suspend(&mut || self.periodic_eval())?;
                 }
                 self.maybe_checkpoint()?;
@@ -311,10 +311,7 @@ impl Trainer {
             self.cfg.tasks.iter().map(|t| (t.name.clone(), self.state.curriculum.level(&t.name))).collect();
         let base = eval::PROBE_BASE + self.state.probe_round * c.probe as u64;
         self.state.probe_round += 1;
-        let opts = RolloutOptions {
-            seed: step_seed(self.cfg.seed, "probe", self.state.rl_step),
-            ..Default::default()
-        };
+        let opts = self.cfg.rollout_options(step_seed(self.cfg.seed, "probe", self.state.rl_step));
         let mut policy = self.policy(self.cfg.eval.temperature, self.cfg.eval.max_tokens);
         let rows = eval::evaluate(&mut policy, &tasks, c.probe, 1, base, &opts)?;
         for (task, r) in self.cfg.tasks.clone().iter().zip(&rows) {
@@ -344,7 +341,7 @@ impl Trainer {
     fn maybe_checkpoint(&mut self) -> Result<(), TrainError> {
         let every = self.cfg.checkpoint.every;
         let g = self.state.sft_step + self.state.rl_step;
-        if every > 0 && g % every == 0 {
+        if every > 0 && g.is_multiple_of(every) {
             let dir = self.run_dir.join("checkpoints").join(format!("step-{g:06}"));
             self.save_checkpoint(&dir)?;
             self.prune_checkpoints()?;
@@ -388,7 +385,7 @@ impl Trainer {
 fn run_eval(t: &Trainer) -> Result<Vec<TaskEval>, TrainError> {
     let tasks: Vec<(String, u8)> = t.cfg.tasks.iter().map(|m| (m.name.clone(), m.level)).collect();
     let mut policy = t.policy(t.cfg.eval.temperature, t.cfg.eval.max_tokens);
-    let opts = RolloutOptions { seed: eval_seed(t.cfg.seed), ..Default::default() };
+    let opts = t.cfg.rollout_options(eval_seed(t.cfg.seed));
     Ok(eval::evaluate(&mut policy, &tasks, t.cfg.eval.n, t.cfg.eval.k, HELD_OUT_BASE, &opts)?)
 }
 

@@ -24,11 +24,15 @@ fn p(path: &Path) -> &str {
 #[test]
 fn tasks_json_lists_every_family_with_all_categories() {
     let out = ok(&["tasks", "--json"]);
-    let v: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let all: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let v: Vec<&serde_json::Value> = all.iter().filter(|t| t["kind"] == "single_turn").collect();
     assert!(v.len() >= 24, "{} families", v.len());
     let cats: std::collections::BTreeSet<_> =
         v.iter().map(|t| t["category"].as_str().unwrap().to_string()).collect();
     assert_eq!(cats.len(), 7, "{cats:?}");
+    let multi = all.iter().filter(|t| t["kind"] == "multi_turn" && t["seats"] == 1).count();
+    let games = all.iter().filter(|t| t["kind"] == "game" && t["seats"].as_u64().unwrap() >= 2).count();
+    assert!(multi >= 12 && games >= 6, "{multi} multi-turn environments, {games} games");
     for t in &v {
         assert_eq!(t["levels"].as_array().unwrap().len(), 5);
         assert_eq!(t["kind"], "single_turn");

@@ -138,7 +138,10 @@ pub fn exec(args: EvalArgs) -> anyhow::Result<()> {
         k
     );
     let t0 = std::time::Instant::now();
-    let opts = RolloutOptions { seed, ..Default::default() };
+    let opts = match &run_cfg {
+        Some(c) => c.rollout_options(seed),
+        None => RolloutOptions { seed, history: gauntlet_rollout::History::Window(0), ..Default::default() },
+    };
     let rows = eval::evaluate(policy.as_mut(), &tasks, n, k, eval::HELD_OUT_BASE, &opts)?;
     print!("{}", eval::table(&rows));
     eprintln!("{:.1} s", t0.elapsed().as_secs_f64());

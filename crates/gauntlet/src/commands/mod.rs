@@ -5,6 +5,7 @@ mod bench;
 mod eval;
 pub mod generate;
 mod play;
+mod serve;
 mod solve;
 mod tasks;
 mod train;
@@ -38,6 +39,9 @@ pub enum Command {
     Advantages(advantages::AdvantagesArgs),
     /// Play an environment or game in the terminal (a human at one seat).
     Play(play::PlayArgs),
+    /// Serve environments and verifiers over HTTP (`serve env`).
+    #[command(subcommand)]
+    Serve(serve::ServeCommand),
     /// Train a policy: SFT on oracle solutions, then RL (no arguments: the built-in default run).
     Train(train::TrainArgs),
     /// Evaluate a policy (local run, GGUF model, oracle, random) on held-out problems.
@@ -54,6 +58,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Bench(args) => bench::exec(args),
         Command::Advantages(args) => advantages::exec(args),
         Command::Play(args) => play::exec(args),
+        Command::Serve(cmd) => serve::exec(cmd),
         Command::Train(args) => train::exec(args),
         Command::Eval(args) => eval::exec(args),
     }

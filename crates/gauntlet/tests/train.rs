@@ -1,0 +1,210 @@
+//! End-to-end tests of `gauntlet train`, `eval` and `play` as a user runs them.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+fn gauntlet(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gauntlet"))
+        .args(args)
+        .env("NO_PROGRESS", "1")
+        .output()
+        .expect("binary runs")
+}
+
+fn ok(args: &[&str]) -> Output {
+    let out = gauntlet(args);
+    assert!(out.status.success(), "{args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    out
+}
+
+/// A run small enough for the test suite (a 30k-parameter model, a few steps).
+fn tiny_config(dir: &Path, run: &str, sft_steps: usize) -> std::path::PathBuf {
+    let path = dir.join(format!("{run}.toml"));
+    let text = format!(
+        r#"run_dir = "{}"
+threads = 1
+[model]
+hidden_size = 32
+num_hidden_layers = 1
+num_attention_heads = 2
+intermediate_size = 64
+max_position_embeddings = 512
+[[tasks]]
+name = "caesar"
+[[tasks]]
+name = "guess_number"
+[sft]
+steps = {sft_steps}
+batch_size = 3
+[rl]
+steps = 3
+prompts_per_step = 2
+group_size = 2
+max_tokens = 8
+entropy_coef = 0.01
+[eval]
+n = 4
+every = 2
+max_tokens = 8
+[checkpoint]
+every = 2
+keep = 2
+"#,
+        dir.join(run).display()
+    );
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn metrics(run: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(run.join("metrics.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Map<String, serde_json::Value> = serde_json::from_str(l).unwrap();
+            v.retain(|k, _| !k.ends_with("time_s") && !k.ends_with("_per_s"));
+            serde_json::Value::Object(v)
+        })
+        .collect()
+}
+
+#[test]
+fn print_config_round_trips_and_bad_configs_are_refused() {
+    let out = ok(&["train", "--print-config"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("[sft]") && text.contains("[rl]") && text.contains("estimator = \"grpo\""));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.toml");
+    std::fs::write(&path, &text).unwrap();
+    let again = ok(&["train", "--config", path.to_str().unwrap(), "--print-config"]);
+    assert_eq!(String::from_utf8(again.stdout).unwrap(), text);
+    std::fs::write(&path, "[rl]\nloss = \"ppo2\"\n").unwrap();
+    let out = gauntlet(&["train", "--config", path.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("rl.loss") && err.contains("c.toml"), "{err}");
+    let out = gauntlet(&["train", "--resume", dir.path().join("nope").to_str().unwrap()]);
+    assert!(!out.status.success());
+}
+
+#[test]
+fn a_killed_run_resumes_to_the_same_metrics_and_eval_reproduces_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    // Uninterrupted.
+    let cfg_a = tiny_config(dir.path(), "a", 40);
+    ok(&["train", "--config", cfg_a.to_str().unwrap()]);
+    let a = dir.path().join("a");
+    for f in ["metrics.jsonl", "final/model.safetensors", "report/summary.md", "report/curves.svg"] {
+        assert!(a.join(f).exists(), "missing {f}");
+    }
+    // Killed with SIGKILL once a step checkpoint exists, then resumed.
+    let cfg_b = tiny_config(dir.path(), "b", 40);
+    let b = dir.path().join("b");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gauntlet"))
+        .args(["train", "--config", cfg_b.to_str().unwrap()])
+        .env("NO_PROGRESS", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    loop {
+        let n = std::fs::read_dir(b.join("checkpoints")).map(|d| d.count()).unwrap_or(0);
+        if n >= 2 || t0.elapsed().as_secs() > 120 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // Whatever the kill interrupted, no half-written checkpoint is visible.
+    for e in std::fs::read_dir(b.join("checkpoints")).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        if !name.starts_with('.') {
+            assert!(p.join("model.safetensors").exists() && p.join("trainer_state.json").exists(), "{name}");
+        }
+    }
+    ok(&["train", "--resume", b.to_str().unwrap()]);
+    assert_eq!(metrics(&a), metrics(&b));
+    assert_eq!(
+        std::fs::read(a.join("final/model.safetensors")).unwrap(),
+        std::fs::read(b.join("final/model.safetensors")).unwrap()
+    );
+
+    // `eval --policy local:RUN` reproduces the reported after-RL numbers.
+    let out_json = dir.path().join("eval.json");
+    ok(&["eval", "--policy", &format!("local:{}", a.display()), "-o", out_json.to_str().unwrap()]);
+    let ours: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out_json).unwrap()).unwrap();
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(a.join("report/summary.json")).unwrap()).unwrap();
+    assert_eq!(ours["results"], summary["evals"]["after_rl"]);
+}
+
+#[test]
+fn eval_scores_scripted_policies_on_tasks_and_environments() {
+    let out = ok(&[
+        "eval",
+        "--policy",
+        "oracle",
+        "--tasks",
+        "caesar,sokoban_play,guess_number",
+        "-n",
+        "6",
+        "-k",
+        "2",
+    ]);
+    let table = String::from_utf8(out.stdout).unwrap();
+    for t in ["caesar", "sokoban_play", "guess_number"] {
+        assert!(table.contains(&format!("| {t} | 1 | 6 | 2 | 1.000 | 1.000 | 1.000 | 0.000 |")), "{table}");
+    }
+    let out = gauntlet(&["eval", "--policy", "oracle", "--tasks", "sudokku"]);
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("sudoku"));
+}
+
+#[test]
+fn eval_runs_a_real_pretrained_gguf_model_through_its_chat_template() {
+    let Ok(gguf) = std::env::var("GAUNTLET_SMOLLM2_GGUF") else {
+        eprintln!(
+            "skipped: GAUNTLET_SMOLLM2_GGUF is not set (scripts/test.sh fetches SmolLM2-135M-Instruct)"
+        );
+        return;
+    };
+    let out = ok(&[
+        "eval",
+        "--policy",
+        &format!("gguf:{gguf}"),
+        "--tasks",
+        "expression",
+        "-n",
+        "2",
+        "--max-tokens",
+        "24",
+        "--temperature",
+        "0",
+    ]);
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert!(table.contains("| expression | 1 | 2 | 1 |"), "{table}");
+}
+
+#[test]
+fn play_runs_a_game_from_standard_input() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gauntlet"))
+        .args(["play", "tic_tac_toe", "--vs", "oracle", "--level", "5"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let stdin = child.stdin.as_mut().unwrap();
+        // Always pick the first listed move until the game ends.
+        for _ in 0..9 {
+            let _ = stdin.write_all(b"1\n");
+        }
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.to_lowercase().contains("return"), "{text}");
+}

@@ -27,6 +27,24 @@ const RANDOM_CLOSE: &[(&str, u8)] = &[];
 ///   hidden mazes differ.
 const FEW_STARTS: &[&str] = &["game_2048", "maze_explore"];
 
+/// Entries whose first observation hides what the seed chose (the secret number, word or code,
+/// the opponent's cards) or shows only a small part of it (a few opening moves, one private
+/// card): many seeds share a first observation by design. Their replay tests still check that
+/// the same seed gives the same episode.
+const HIDDEN_STARTS: &[&str] = &[
+    "guess_number",
+    "hangman",
+    "household",
+    "mastermind",
+    "wordle",
+    "connect_four",
+    "kuhn_poker",
+    "leduc_holdem",
+    "negotiation",
+    "nim",
+    "tic_tac_toe",
+];
+
 /// Wall-clock budget for one policy at one level; slow entries play fewer seeds (at least 10) and
 /// get the matching binomial slack below their floor.
 const BUDGET_SECS: f64 = 0.25;
@@ -178,7 +196,7 @@ fn seeds_give_distinct_starts() {
         }
         firsts.sort();
         firsts.dedup();
-        if !FEW_STARTS.contains(&entry.name) {
+        if !FEW_STARTS.contains(&entry.name) && !HIDDEN_STARTS.contains(&entry.name) {
             assert!(firsts.len() >= 90, "{}: only {} distinct starts in 100 seeds", entry.name, firsts.len());
         }
     }

@@ -90,8 +90,16 @@ impl Trainer {
         let s = self.state.sft_step;
         let b = self.cfg.sft.batch_size;
         let mut rng = step_rng(self.cfg.seed, "sft", s);
-        let specs = self.draw_problems(&mut rng, b, true);
-        let seqs = self.sft_sequences(&specs, step_seed(self.cfg.seed, "sft-oracle", s), b)?;
+        // Problems whose prompt does not fit the model are skipped; draw again to fill the batch.
+        let mut seqs = Vec::new();
+        for attempt in 0..8 {
+            let specs = self.draw_problems(&mut rng, b, true);
+            let seed = step_seed(self.cfg.seed, "sft-oracle", s * 8 + attempt);
+            seqs.extend(self.sft_sequences(&specs, seed, b - seqs.len())?);
+            if seqs.len() >= b {
+                break;
+            }
+        }
         if seqs.is_empty() {
             return Err(TrainError::Config(
                 "no SFT example fits `model.max_position_embeddings`: raise it or choose shorter tasks"

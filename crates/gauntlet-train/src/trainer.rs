@@ -265,9 +265,16 @@ impl Trainer {
 
     /// The reported evaluation: every task at its starting level on held-out problems.
     fn report_eval(&mut self, name: &str, progress: &mut dyn Progress) -> Result<(), TrainError> {
+        let rows = self.logged_eval(name)?;
+        progress.note(&format!("evaluation {name}:\n{}", eval::table(&rows)));
+        self.state.evals.insert(name.to_string(), rows);
+        Ok(())
+    }
+
+    /// Runs the reported evaluation and logs it to `metrics.jsonl` under `name`.
+    fn logged_eval(&mut self, name: &str) -> Result<Vec<TaskEval>, TrainError> {
         let t0 = Instant::now();
         let rows = run_eval(self)?;
-        progress.note(&format!("evaluation {name}:\n{}", eval::table(&rows)));
         let mut rec = Map::new();
         rec.insert("phase".into(), json!("eval"));
         rec.insert("name".into(), json!(name));
@@ -279,26 +286,13 @@ impl Trainer {
         }
         rec.insert("time_s".into(), json!(t0.elapsed().as_secs_f64()));
         self.log(rec)?;
-        self.state.evals.insert(name.to_string(), rows);
-        Ok(())
+        Ok(rows)
     }
 
     /// Every `eval.every` RL steps: the reported evaluation's tasks at their starting levels, plus
     /// curriculum probes at the current levels.
     fn periodic_eval(&mut self) -> Result<(), TrainError> {
-        let t0 = Instant::now();
-        let rows = run_eval(self)?;
-        let mut rec = Map::new();
-        rec.insert("phase".into(), json!("eval"));
-        rec.insert("name".into(), json!("periodic"));
-        rec.insert("step".into(), json!(self.state.sft_step + self.state.rl_step));
-        for r in &rows {
-            rec.insert(format!("{}/pass@1", r.task), json!(r.pass_at_1));
-            rec.insert(format!("{}/mean@k", r.task), json!(r.mean_at_k));
-            rec.insert(format!("{}/format_error_rate", r.task), json!(r.format_error_rate));
-        }
-        rec.insert("time_s".into(), json!(t0.elapsed().as_secs_f64()));
-        self.log(rec)?;
+        self.logged_eval("periodic")?;
         self.curriculum_probe()
     }
 

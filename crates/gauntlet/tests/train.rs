@@ -31,8 +31,10 @@ intermediate_size = 64
 max_position_embeddings = 512
 [[tasks]]
 name = "caesar"
+max_level = 2
 [[tasks]]
 name = "guess_number"
+max_level = 2
 [sft]
 steps = {sft_steps}
 batch_size = 3

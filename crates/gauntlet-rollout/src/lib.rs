@@ -27,7 +27,7 @@ pub mod local;
 pub mod policy;
 pub mod rollout;
 
-pub use env::{make_env, AgentEnv};
+pub use env::{make_env, seats, AgentEnv};
 pub use local::LocalPolicy;
 pub use policy::{Finish, OraclePolicy, Policy, PolicyError, RandomPolicy, Request, Response};
 pub use rollout::{

@@ -176,8 +176,11 @@ pub struct RlConfig {
     pub micro_batch: usize,
     /// Who plays the other seats of games: `self` (the learner at every seat: self-play, every
     /// seat's turns are trained on), `random` or `oracle` (a scripted opponent; the learner
-    /// takes seat `group mod seats`, so each group keeps one role). Single-agent tasks ignore it.
+    /// takes seat `group mod seats`, so each group keeps one role), or `pool` (each group draws
+    /// from `rl.pool`). Single-agent tasks ignore it. See `gauntlet_train::opponents`.
     pub opponent: String,
+    /// The opponent pool of `rl.opponent = "pool"`.
+    pub pool: PoolConfig,
     /// Normalise advantages within (group, seat) rather than group (per-agent normalisation for
     /// self-play with group estimators).
     pub per_seat: bool,
@@ -186,6 +189,29 @@ pub struct RlConfig {
     pub rae_decay: f64,
     /// Optimiser.
     pub optim: OptimConfig,
+}
+
+/// An opponent pool: each game group's opponent is drawn from `members`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PoolConfig {
+    /// What a group's opponent is drawn from, uniformly: `self` (self-play), `random`, `oracle`,
+    /// `snapshots` (a frozen earlier copy of the learner).
+    pub members: Vec<String>,
+    /// Freeze a snapshot of the learner every this many RL steps (0 = never).
+    pub snapshot_every: usize,
+    /// Most recent snapshots in the pool.
+    pub keep: usize,
+}
+
+impl Default for PoolConfig {
+    fn default() -> Self {
+        PoolConfig {
+            members: vec!["self".into(), "snapshots".into(), "random".into()],
+            snapshot_every: 20,
+            keep: 3,
+        }
+    }
 }
 
 /// Held-out evaluation.
@@ -335,6 +361,7 @@ impl Default for RlConfig {
             max_tokens: 48,
             micro_batch: 32,
             opponent: "self".into(),
+            pool: PoolConfig::default(),
             per_seat: false,
             rae_decay: 0.95,
             optim: OptimConfig { lr: 3e-4, warmup_steps: 5, min_lr_ratio: 1.0, ..Default::default() },
@@ -419,10 +446,31 @@ impl TrainConfig {
         if !(self.rl.top_p > 0.0 && self.rl.top_p <= 1.0) {
             return Err(format!("`rl.top_p` must be in (0, 1], got {}", self.rl.top_p));
         }
-        for (field, v) in [("rl.opponent", &self.rl.opponent), ("eval.opponent", &self.eval.opponent)] {
-            if !OPPONENTS.contains(&v.as_str()) {
-                return Err(format!("`{field}` must be one of {}, got `{v}`", OPPONENTS.join(", ")));
-            }
+        if !(OPPONENTS.contains(&self.rl.opponent.as_str()) || self.rl.opponent == "pool") {
+            return Err(format!(
+                "`rl.opponent` must be one of {}, pool; got `{}`",
+                OPPONENTS.join(", "),
+                self.rl.opponent
+            ));
+        }
+        if !OPPONENTS.contains(&self.eval.opponent.as_str()) {
+            return Err(format!(
+                "`eval.opponent` must be one of {}, got `{}`",
+                OPPONENTS.join(", "),
+                self.eval.opponent
+            ));
+        }
+        let members = &self.rl.pool.members;
+        if let Some(m) = members.iter().find(|m| !crate::opponents::POOL_MEMBERS.contains(&m.as_str())) {
+            return Err(format!(
+                "`rl.pool.members`: unknown member `{m}` (choose from {})",
+                crate::opponents::POOL_MEMBERS.join(", ")
+            ));
+        }
+        if self.rl.opponent == "pool" && members.is_empty() {
+            return Err(
+                "`rl.pool.members` is empty: list at least one of self, random, oracle, snapshots".into()
+            );
         }
         if !(0.0..=1.0).contains(&self.rl.rae_decay) {
             return Err(format!("`rl.rae_decay` must be in [0, 1], got {}", self.rl.rae_decay));

@@ -144,11 +144,12 @@ pub fn learner_seat(spec: &EpisodeSpec, seats: usize) -> usize {
 /// A markdown table of evaluation results.
 pub fn table(rows: &[TaskEval]) -> String {
     let mut s = String::from(
-        "| task | level | n | k | pass@1 | mean@k | pass@k | format errors | tokens | failed |\n|---|---|---|---|---|---|---|---|---|---|\n",
+        "| task | level | n | k | pass@1 | mean@k | pass@k | mean reward | format errors | tokens | failed |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for r in rows {
         s += &format!(
-            "| {} | {} | {} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.1} | {} |\n",
+            "| {} | {} | {} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.1} | {} |\n",
             r.task,
             r.level,
             r.n,
@@ -156,6 +157,7 @@ pub fn table(rows: &[TaskEval]) -> String {
             r.pass_at_1,
             r.mean_at_k,
             r.pass_at_k,
+            r.mean_reward,
             r.format_error_rate,
             r.mean_response_tokens,
             r.failed

@@ -10,6 +10,7 @@
 //! - [`optim`]: AdamW, gradient clipping and the warm-up + cosine schedule.
 //! - [`eval`]: held-out evaluation (pass@1, mean@k, pass@k, format errors) of any
 //!   [`gauntlet_rollout::Policy`].
+//! - [`opponents`]: who plays the other seats of games (self-play, scripted, a pool).
 //! - [`vocab`]: the BPE tokenizer a from-scratch model learns from its task mix.
 //! - [`curriculum`], [`batch`], [`metrics`], [`report`].
 //!
@@ -24,6 +25,7 @@ pub mod config;
 pub mod curriculum;
 pub mod eval;
 pub mod metrics;
+pub mod opponents;
 pub mod optim;
 pub mod report;
 mod rl;

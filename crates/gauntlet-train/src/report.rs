@@ -50,6 +50,26 @@ pub fn summary_markdown(cfg: &TrainConfig, state: &TrainerState) -> String {
          | task | level | before SFT | after SFT | after RL | RL gain |\n|---|---|---|---|---|---|\n",
         cfg.eval.n, cfg.eval.k, cfg.eval.temperature
     );
+    let games: Vec<&str> =
+        cfg.tasks.iter().filter(|t| gauntlet_rollout::seats(&t.name) > 1).map(|t| t.name.as_str()).collect();
+    if !games.is_empty() {
+        s = s.replace(
+            "\n\n| task |",
+            &if cfg.eval.opponent == "self" {
+                format!(
+                    "\n\nGames ({}): one policy at every seat; success is a win for seat 0.\n\n| task |",
+                    games.join(", ")
+                )
+            } else {
+                format!(
+                    "\n\nGames ({}): success is the policy's win rate against the fixed `{}` opponent, \
+                     playing each seat in turn (mean returns in the tables below).\n\n| task |",
+                    games.join(", "),
+                    cfg.eval.opponent
+                )
+            },
+        );
+    }
     let mut gains = Vec::new();
     for t in &cfg.tasks {
         let (b, a, r) = (get("before_sft", &t.name), get("after_sft", &t.name), get("after_rl", &t.name));

@@ -27,12 +27,13 @@ use gauntlet_algos::{
     PolicyLossConfig,
 };
 use gauntlet_model::logprobs::{entropy, shift_for_next_token, token_logprobs};
-use gauntlet_rollout::{play, play_with, Episode, EpisodeSpec};
+use gauntlet_model::ChatModel;
+use gauntlet_rollout::{play, play_with, Episode, EpisodeSpec, Policy};
 use serde_json::{json, Map};
 
 use crate::batch::{pack, Packed, Seq};
-use crate::config::opponent_policy;
-use crate::eval::{learner_outcome, learner_seat};
+use crate::eval::learner_outcome;
+use crate::opponents::{lineup, Lineup};
 use crate::optim::lr_at;
 use crate::trainer::{step_rng, step_seed, Trainer};
 use crate::TrainError;
@@ -50,9 +51,10 @@ impl Trainer {
         let rl = self.cfg.rl.clone();
         let mut rng = step_rng(self.cfg.seed, "rl", s);
         let mut policy = self.policy(rl.temperature, rl.max_tokens);
-        let mut opponent = opponent_policy(&rl.opponent, step_seed(self.cfg.seed, "rl-opponent", s));
         let seats: HashMap<String, usize> =
             self.cfg.tasks.iter().map(|t| (t.name.clone(), gauntlet_rollout::seats(&t.name))).collect();
+        let snapshots: Vec<ChatModel> = self.pool.iter().map(|(_, c)| c.clone()).collect();
+        let mut versus: HashMap<usize, bool> = HashMap::new();
         let mut episodes: Vec<Episode> = Vec::new();
         let mut sampled_groups = 0usize;
         let mut rounds = 0;
@@ -67,20 +69,31 @@ impl Trainer {
             }
             sampled_groups += rl.prompts_per_step;
             let opts = self.cfg.rollout_options(step_seed(self.cfg.seed, "rl-sample", s * 16 + rounds));
-            let mut got = match opponent.as_deref_mut() {
-                Some(opp) => {
-                    let assign = |spec: &EpisodeSpec, seat: gauntlet_core::AgentId| {
-                        let n = seats[&spec.env];
-                        usize::from(n > 1 && seat.0 != learner_seat(spec, n))
-                    };
-                    play_with(&expanded, &mut [&mut policy, opp], &assign, &opts)?
-                }
-                None => play(&expanded, &mut policy, &opts)?,
+            let groups: Vec<usize> = (sampled_groups - rl.prompts_per_step..sampled_groups).collect();
+            let Lineup { mut opponents, faces } = lineup(
+                &rl.opponent,
+                &rl.pool.members,
+                &groups,
+                &snapshots,
+                &policy.params,
+                &mut step_rng(self.cfg.seed, "rl-pool", s * 16 + rounds),
+                step_seed(self.cfg.seed, "rl-opponent", s * 16 + rounds),
+            );
+            versus.extend(groups.iter().map(|&g| (g, faces.versus(g))));
+            let mut got = if opponents.is_empty() {
+                play(&expanded, &mut policy, &opts)?
+            } else {
+                let mut policies: Vec<&mut dyn Policy> = vec![&mut policy];
+                policies.extend(opponents.iter_mut().map(|p| p.as_mut() as &mut dyn Policy));
+                let assign = |spec: &EpisodeSpec, seat: gauntlet_core::AgentId| {
+                    faces.assign(spec, seat.0, seats[&spec.env])
+                };
+                play_with(&expanded, &mut policies, &assign, &opts)?
             };
             if rl.dynamic_sampling {
                 let mut by_group: HashMap<usize, Vec<f64>> = HashMap::new();
                 for e in &got {
-                    by_group.entry(e.spec.group).or_default().push(self.outcome(e, &seats).1);
+                    by_group.entry(e.spec.group).or_default().push(self.outcome(e, &seats, &versus).1);
                 }
                 got.retain(|e| {
                     let r = &by_group[&e.spec.group];
@@ -144,7 +157,7 @@ impl Trainer {
         let mut rec = Map::new();
         rec.insert("phase".into(), json!("rl"));
         rec.insert("step".into(), json!(s + 1));
-        self.episode_metrics(&episodes, &seats, &mut rec);
+        self.episode_metrics(&episodes, &seats, &versus, &mut rec);
         rec.insert("groups".into(), json!(sampled_groups));
         rec.insert("rows".into(), json!(rows.len()));
         let lr = lr_at(&rl.optim, s, rl.steps);
@@ -158,6 +171,10 @@ impl Trainer {
                 let mut rae = RaeBaselines::with_entries(rl.rae_decay, &self.state.rae);
                 let a = rae.advantages(&task_ix, &seats_of_rows, &scores);
                 self.state.rae = rae.entries();
+                for &(task, seat, b) in &self.state.rae {
+                    let name = self.cfg.tasks.get(task).map_or("?", |t| t.name.as_str());
+                    rec.insert(format!("{name}/rae_baseline/seat{seat}"), json!(b));
+                }
                 let advantages = a.iter().zip(&masks).map(|(&x, m)| vec![x; m.len()]).collect();
                 gauntlet_algos::AdvantageOutput { advantages, returns: None }
             } else {
@@ -172,6 +189,23 @@ impl Trainer {
             }
             self.update(&rows, lr, &mut rec)?;
         }
+        let every = rl.pool.snapshot_every;
+        if rl.opponent == "pool" && every > 0 && (s + 1).is_multiple_of(every) {
+            let dir = crate::opponents::snapshot_dir(&self.run_dir, s + 1);
+            gauntlet_model::checkpoint::save_chat(
+                &dir,
+                &self.varmap,
+                &self.model_cfg,
+                &self.chat.tokenizer,
+                &self.chat.template,
+                &[],
+            )?;
+            // A deep copy: the live model shares storage with the trained variables.
+            let (chat, _, _) = gauntlet_model::checkpoint::load_chat(&dir, self.chat.model.device())?;
+            self.pool.push((s + 1, chat));
+            let excess = self.pool.len().saturating_sub(rl.pool.keep);
+            self.pool.drain(..excess);
+        }
         rec.insert("sample_time_s".into(), json!(sample_secs));
         rec.insert("time_s".into(), json!(t0.elapsed().as_secs_f64()));
         let msg = format!(
@@ -185,8 +219,14 @@ impl Trainer {
     }
 
     /// Success flag and learner return of an episode (see [`learner_outcome`]).
-    fn outcome(&self, e: &Episode, seats: &HashMap<String, usize>) -> (bool, f64) {
-        learner_outcome(e, seats.get(&e.spec.env).copied().unwrap_or(1), self.cfg.rl.opponent != "self")
+    fn outcome(
+        &self,
+        e: &Episode,
+        seats: &HashMap<String, usize>,
+        versus: &HashMap<usize, bool>,
+    ) -> (bool, f64) {
+        let vs = versus.get(&e.spec.group).copied().unwrap_or(false);
+        learner_outcome(e, seats.get(&e.spec.env).copied().unwrap_or(1), vs)
     }
 
     fn task_index(&self, name: &str) -> usize {
@@ -197,10 +237,11 @@ impl Trainer {
         &self,
         episodes: &[Episode],
         seats: &HashMap<String, usize>,
+        versus: &HashMap<usize, bool>,
         rec: &mut Map<String, serde_json::Value>,
     ) {
         let n = episodes.len().max(1) as f64;
-        let outcomes: Vec<(bool, f64)> = episodes.iter().map(|e| self.outcome(e, seats)).collect();
+        let outcomes: Vec<(bool, f64)> = episodes.iter().map(|e| self.outcome(e, seats, versus)).collect();
         rec.insert("reward".into(), json!(outcomes.iter().map(|o| o.1).sum::<f64>() / n));
         rec.insert("success".into(), json!(outcomes.iter().filter(|o| o.0).count() as f64 / n));
         let lens: Vec<usize> = episodes

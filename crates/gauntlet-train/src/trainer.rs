@@ -72,6 +72,8 @@ pub struct Trainer {
     pub reference: Option<Llama>,
     /// Stop (as if killed) once this many SFT + RL steps are done; for resume tests.
     pub stop_after: Option<usize>,
+    /// Frozen snapshots of the learner (`rl.opponent = "pool"`): `(RL step, model)`.
+    pub pool: Vec<(usize, ChatModel)>,
     pub(crate) metrics: MetricsLog,
     pub(crate) started: Instant,
 }
@@ -142,6 +144,7 @@ impl Trainer {
             state,
             reference: None,
             stop_after: None,
+            pool: Vec::new(),
             metrics,
             started: Instant::now(),
         })
@@ -185,9 +188,14 @@ impl Trainer {
             state,
             reference: None,
             stop_after: None,
+            pool: Vec::new(),
             metrics,
             started: Instant::now(),
         };
+        if t.cfg.rl.opponent == "pool" {
+            let p = &t.cfg.rl.pool;
+            t.pool = crate::opponents::load_snapshots(run_dir, t.state.rl_step, p.snapshot_every, p.keep)?;
+        }
         if t.cfg.rl.kl_coef > 0.0 && t.state.sft_step >= t.cfg.sft.steps {
             t.reference =
                 Some(checkpoint::load(t.run_dir.join("checkpoints").join("rl-start"), &Device::Cpu)?.0);

@@ -114,12 +114,15 @@ fn bad_configs_name_the_field() {
 }
 
 #[test]
-fn self_play_with_rae_keeps_its_baselines_across_a_resume() {
+fn a_pool_run_with_rae_keeps_its_snapshots_and_baselines_across_a_resume() {
     let cfg = |dir: &std::path::Path| {
         let mut c = tiny(dir);
         c.tasks = vec![TaskMix { name: "tic_tac_toe".into(), weight: 1.0, level: 1, max_level: 1 }];
         c.rl.estimator = "rae".into();
-        c.rl.opponent = "self".into();
+        c.rl.opponent = "pool".into();
+        c.rl.pool.members = vec!["self".into(), "snapshots".into(), "random".into()];
+        c.rl.pool.snapshot_every = 1;
+        c.rl.pool.keep = 2;
         c.eval.opponent = "random".into();
         c.rl.max_tokens = 4;
         c
@@ -130,15 +133,23 @@ fn self_play_with_rae_keeps_its_baselines_across_a_resume() {
     // One baseline per seat that acted (an untrained model often forfeits before seat 1 moves).
     assert!(!t.state.rae.is_empty() && t.state.rae.iter().all(|e| e.0 == 0 && e.1 < 2), "{:?}", t.state.rae);
     let rae_a = t.state.rae.clone();
+    assert_eq!(t.pool.iter().map(|p| p.0).collect::<Vec<_>>(), vec![3, 4], "the last two snapshots");
+    for step in 1..=4 {
+        assert!(a.join(format!("checkpoints/pool/step-{step:06}/model.safetensors")).exists());
+    }
     let b = tmp("rae-b");
     let mut t = Trainer::new(cfg(&b)).unwrap();
     t.stop_after = Some(6);
     t.run(&mut Quiet).unwrap();
     drop(t);
     let mut t = Trainer::resume(&b).unwrap();
+    assert_eq!(t.pool.iter().map(|p| p.0).collect::<Vec<_>>(), vec![1, 2], "the pool as of the checkpoint");
     t.run(&mut Quiet).unwrap();
+    let (ra, rb) = (comparable(&a), comparable(&b));
+    for (x, y) in ra.iter().zip(&rb) {
+        assert_eq!(x, y);
+    }
     assert_eq!(t.state.rae, rae_a, "baselines restored from the checkpoint");
-    assert_eq!(comparable(&a), comparable(&b));
     let _ = std::fs::remove_dir_all(&a);
     let _ = std::fs::remove_dir_all(&b);
 }

@@ -34,6 +34,8 @@ pub struct AdamW {
     v: Vec<Var>,
     /// Optimiser steps taken.
     pub step: u64,
+    /// `step` when the moments were last reset: bias correction counts the steps since.
+    pub moments_from: u64,
     cfg: OptimConfig,
 }
 
@@ -53,7 +55,7 @@ impl AdamW {
         let zeros = |v: &Var| Var::zeros(v.shape(), DType::F32, v.device());
         let m = params.iter().map(|(_, v)| zeros(v)).collect::<candle_core::Result<_>>()?;
         let v = params.iter().map(|(_, v)| zeros(v)).collect::<candle_core::Result<_>>()?;
-        Ok(AdamW { params, m, v, step: 0, cfg })
+        Ok(AdamW { params, m, v, step: 0, moments_from: 0, cfg })
     }
 
     /// Number of parameter tensors.
@@ -69,6 +71,16 @@ impl AdamW {
     /// Replaces the hyper-parameters (a new phase), keeping the moments.
     pub fn set_config(&mut self, cfg: OptimConfig) {
         self.cfg = cfg;
+    }
+
+    /// Zeroes both moments, as a fresh optimiser would have them (a new phase that should not
+    /// inherit the previous phase's gradient statistics); `step` keeps counting.
+    pub fn reset_moments(&mut self) -> candle_core::Result<()> {
+        for x in self.m.iter().chain(&self.v) {
+            x.set(&x.as_tensor().zeros_like()?)?;
+        }
+        self.moments_from = self.step;
+        Ok(())
     }
 
     /// The gradients of the parameters in `grads`, in parameter order.
@@ -113,8 +125,8 @@ impl AdamW {
         }
         self.step += 1;
         let (b1, b2) = (self.cfg.beta1, self.cfg.beta2);
-        let c1 = 1.0 - b1.powi(self.step as i32);
-        let c2 = 1.0 - b2.powi(self.step as i32);
+        let t = (self.step - self.moments_from) as i32;
+        let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
         for (i, ((_, p), g)) in self.params.iter().zip(gs).enumerate() {
             let Some(g) = g else { continue };
             let g = if scale != 1.0 { (g * scale)? } else { g };
@@ -142,7 +154,8 @@ impl AdamW {
         candle_core::safetensors::save(&map, path)
     }
 
-    /// Reads the moments written by [`AdamW::save`]; `step` is restored by the caller.
+    /// Reads the moments written by [`AdamW::save`]; `step` and `moments_from` are restored by
+    /// the caller.
     pub fn load(&mut self, path: &Path) -> candle_core::Result<()> {
         let map = candle_core::safetensors::load(path, self.params[0].1.device())?;
         for (i, (name, _)) in self.params.iter().enumerate() {
@@ -187,6 +200,13 @@ mod tests {
         assert!((first.unwrap() - 2.0 * 13f64.sqrt()).abs() < 1e-4);
         let v = x.as_tensor().to_vec1::<f32>().unwrap();
         assert!(v.iter().all(|a| a.abs() < 0.05), "{v:?}");
+        // After a reset the next update is a fresh Adam step: lr · sign(g) in magnitude.
+        opt.reset_moments().unwrap();
+        x.set(&Tensor::new(&[0.5f32, -0.5], &Device::Cpu).unwrap()).unwrap();
+        let loss = x.as_tensor().sqr().unwrap().sum_all().unwrap();
+        opt.step(&loss.backward().unwrap(), 0.1).unwrap();
+        let v = x.as_tensor().to_vec1::<f32>().unwrap();
+        assert!((v[0] - 0.4).abs() < 1e-5 && (v[1] + 0.4).abs() < 1e-5, "{v:?}");
     }
 
     #[test]

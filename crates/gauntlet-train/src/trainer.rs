@@ -35,8 +35,11 @@ pub struct TrainerState {
     pub sft_step: usize,
     /// RL steps done.
     pub rl_step: usize,
-    /// AdamW steps taken (bias correction).
+    /// AdamW steps taken (the policy version).
     pub opt_step: u64,
+    /// `opt_step` when RL started with fresh AdamW moments (bias correction counts from it).
+    #[serde(default)]
+    pub moments_from: u64,
     /// Levels and their windows.
     pub curriculum: Curriculum,
     /// Reported evaluations by name (`before_sft`, `after_sft`, `after_rl`).
@@ -176,6 +179,7 @@ impl Trainer {
             opt.load(&moments)?;
         }
         opt.step = state.opt_step;
+        opt.moments_from = state.moments_from;
         let metrics = MetricsLog::open(&run_dir.join("metrics.jsonl"), state.metrics_lines)
             .map_err(|e| TrainError::io("write", &run_dir.join("metrics.jsonl"), e))?;
         let mut t = Trainer {
@@ -234,6 +238,13 @@ impl Trainer {
                 self.save_checkpoint(&dir)?;
                 // A deep copy: the live model's tensors share storage with the trained variables.
                 self.reference = Some(checkpoint::load(&dir, &Device::Cpu)?.0);
+            }
+            if self.state.rl_step == 0 {
+                // RL starts with fresh moments, as a separate RL job from the SFT checkpoint
+                // would: SFT's gradient statistics (larger, other targets) would otherwise set
+                // the step size of the first hundred RL updates.
+                self.opt.reset_moments()?;
+                self.state.moments_from = self.opt.moments_from;
             }
             self.opt.set_config(self.cfg.rl.optim.clone());
             progress.start("rl", rl_steps as u64, self.state.rl_step as u64);

@@ -63,7 +63,8 @@ pub use error::{Error, Result};
 pub use kv_cache::KvCache;
 pub use llama::{rms_norm_slow, Block, Llama, Mlp};
 pub use sampling::{
-    generate, generate_rows, generate_seeded, ChatModel, Completion, FinishReason, Row, RowEvent, SamplingParams,
+    generate, generate_rows, generate_seeded, ChatModel, Completion, FinishReason, Row, RowEvent,
+    SamplingParams,
 };
 pub use tokenizer::{Tokenizer, SPECIAL_TOKENS};
 

@@ -591,14 +591,21 @@ mod tests {
     #[test]
     fn rows_with_their_own_knobs_match_each_row_sampled_alone() {
         let (model, tok) = setup();
-        let prompts = [tok.encode("ab").unwrap(), tok.encode("hello there").unwrap(), tok.encode("x").unwrap()];
+        let prompts =
+            [tok.encode("ab").unwrap(), tok.encode("hello there").unwrap(), tok.encode("x").unwrap()];
         let params = [
             SamplingParams { temperature: 0.0, max_tokens: 5, ..Default::default() },
             SamplingParams { temperature: 0.8, top_p: 0.9, max_tokens: 9, ..Default::default() },
             SamplingParams { temperature: 1.2, top_k: 7, max_tokens: 3, ..Default::default() },
         ];
         let rows: Vec<Row<'_>> = (0..3)
-            .map(|r| Row { prompt: &prompts[r], seed: 40 + r as u64, params: &params[r], top_logprobs: 3, stream_text: true })
+            .map(|r| Row {
+                prompt: &prompts[r],
+                seed: 40 + r as u64,
+                params: &params[r],
+                top_logprobs: 3,
+                stream_text: true,
+            })
             .collect();
         let mut tokens = vec![Vec::new(); 3];
         let mut texts = vec![String::new(); 3];
@@ -609,7 +616,10 @@ mod tests {
                     assert!(done[row].is_none(), "token after done");
                     assert_eq!(top.len(), 3);
                     assert!(top.windows(2).all(|w| w[0].1 >= w[1].1));
-                    assert!(top.iter().any(|&(t, lp)| t == token && (lp - logprob).abs() < 1e-5) || logprob <= top[2].1);
+                    assert!(
+                        top.iter().any(|&(t, lp)| t == token && (lp - logprob).abs() < 1e-5)
+                            || logprob <= top[2].1
+                    );
                     tokens[row].push(token);
                     texts[row].push_str(text);
                 }
@@ -619,7 +629,7 @@ mod tests {
         };
         let out = generate_rows(&model, &tok, &rows, Some(&mut on_event)).unwrap();
         for r in 0..3 {
-            let alone = generate_seeded(&model, &tok, &prompts[r..=r].to_vec(), &[40 + r as u64], &params[r]).unwrap();
+            let alone = generate_seeded(&model, &tok, &prompts[r..=r], &[40 + r as u64], &params[r]).unwrap();
             assert_eq!(out[r].tokens, alone[0].tokens, "row {r}");
             assert_eq!(out[r].text, alone[0].text);
             assert_eq!(tokens[r], out[r].tokens);

@@ -380,7 +380,9 @@ impl OpenAiPolicy {
 
     /// Answers one conversation (for tools such as `gauntlet play`).
     pub fn reply(&self, messages: &[ChatMessage], seed: u64) -> Result<Response, PolicyError> {
-        self.run_all(vec![(messages.to_vec(), seed)]).pop().unwrap_or_else(|| Err(PolicyError("no answer".into())))
+        self.run_all(vec![(messages.to_vec(), seed)])
+            .pop()
+            .unwrap_or_else(|| Err(PolicyError("no answer".into())))
     }
 
     /// Runs every `(messages, seed)` concurrently on the internal runtime, in order.
@@ -456,7 +458,8 @@ impl Inner {
         let mut last = String::new();
         let attempts = self.config.retries.saturating_add(1);
         for attempt in 0..attempts {
-            let permit = self.permits.acquire().await.map_err(|_| PolicyError("the HTTP client is closed".into()))?;
+            let permit =
+                self.permits.acquire().await.map_err(|_| PolicyError("the HTTP client is closed".into()))?;
             let probe = match self.breaker.admit() {
                 Ok(probe) => probe,
                 Err(why) => {
@@ -522,7 +525,9 @@ impl Inner {
             .map(|s| Duration::from_secs_f64(s.min(MAX_RETRY_AFTER_SECS)));
         let text = match resp.text().await {
             Ok(t) => t,
-            Err(e) => return Attempt::Retry { error: describe(&e), retry_after: None, outcome: Outcome::Down },
+            Err(e) => {
+                return Attempt::Retry { error: describe(&e), retry_after: None, outcome: Outcome::Down }
+            }
         };
         if status.is_success() {
             return Attempt::Done(parse_response(&text));
@@ -583,8 +588,8 @@ fn u32_list(v: &Value) -> Option<Vec<u32>> {
 
 /// Reads a chat completion: the first choice's text, finish reason, log-probs and token ids.
 pub fn parse_response(text: &str) -> Result<Response, String> {
-    let v: Value =
-        serde_json::from_str(text).map_err(|e| format!("the answer is not JSON ({e}): {}", server_message(text)))?;
+    let v: Value = serde_json::from_str(text)
+        .map_err(|e| format!("the answer is not JSON ({e}): {}", server_message(text)))?;
     let choice = v["choices"]
         .as_array()
         .and_then(|c| c.first())
@@ -599,7 +604,8 @@ pub fn parse_response(text: &str) -> Result<Response, String> {
         _ => Finish::Stop,
     };
     let entries = choice["logprobs"]["content"].as_array().cloned().unwrap_or_default();
-    let logprobs: Vec<f32> = entries.iter().map(|e| e["logprob"].as_f64().unwrap_or(f64::NAN) as f32).collect();
+    let logprobs: Vec<f32> =
+        entries.iter().map(|e| e["logprob"].as_f64().unwrap_or(f64::NAN) as f32).collect();
     if logprobs.iter().any(|l| l.is_nan()) {
         return Err("a `logprobs.content` entry has no numeric `logprob`".into());
     }

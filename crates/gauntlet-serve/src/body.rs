@@ -110,7 +110,8 @@ impl<'a> Obj<'a> {
 
     /// A 400 error with `code` about field `key`: "field `key`: {message}".
     pub fn bad(&self, key: &str, code: &'static str, message: impl std::fmt::Display) -> ApiError {
-        ApiError::bad_request(code, format!("field `{}`: {message}", self.field(key))).with_param(self.field(key))
+        ApiError::bad_request(code, format!("field `{}`: {message}", self.field(key)))
+            .with_param(self.field(key))
     }
 
     /// Refuse fields outside `known`, listing the accepted ones.
@@ -199,7 +200,13 @@ impl<'a> Obj<'a> {
         match self.get(key) {
             None => Ok(Difficulty::MIN),
             Some(v) => {
-                let bad = || self.bad(key, "bad_level", format!("level must be an integer in 1..=5, got `{}`", show(v)));
+                let bad = || {
+                    self.bad(
+                        key,
+                        "bad_level",
+                        format!("level must be an integer in 1..=5, got `{}`", show(v)),
+                    )
+                };
                 let n = v.as_u64().ok_or_else(bad)?;
                 u8::try_from(n).ok().and_then(|n| Difficulty::new(n).ok()).ok_or_else(bad)
             }

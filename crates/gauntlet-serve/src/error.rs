@@ -55,12 +55,24 @@ impl ApiError {
 
     /// A 404 `not_found_error` with the given code.
     pub fn not_found(code: &'static str, message: impl Into<String>) -> Self {
-        ApiError { status: StatusCode::NOT_FOUND, kind: "not_found_error", code, message: message.into(), param: None }
+        ApiError {
+            status: StatusCode::NOT_FOUND,
+            kind: "not_found_error",
+            code,
+            message: message.into(),
+            param: None,
+        }
     }
 
     /// A 409 `conflict_error` (the request is well formed but the session's state refuses it).
     pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
-        ApiError { status: StatusCode::CONFLICT, kind: "conflict_error", code, message: message.into(), param: None }
+        ApiError {
+            status: StatusCode::CONFLICT,
+            kind: "conflict_error",
+            code,
+            message: message.into(),
+            param: None,
+        }
     }
 
     /// A 401 `authentication_error`.
@@ -127,7 +139,12 @@ impl ApiError {
     /// The JSON body of this error.
     pub fn body(&self) -> serde_json::Value {
         serde_json::to_value(Body {
-            error: Inner { message: &self.message, kind: self.kind, param: self.param.as_deref(), code: self.code },
+            error: Inner {
+                message: &self.message,
+                kind: self.kind,
+                param: self.param.as_deref(),
+                code: self.code,
+            },
         })
         .unwrap_or_default()
     }
@@ -144,7 +161,12 @@ impl std::error::Error for ApiError {}
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = Body {
-            error: Inner { message: &self.message, kind: self.kind, param: self.param.as_deref(), code: self.code },
+            error: Inner {
+                message: &self.message,
+                kind: self.kind,
+                param: self.param.as_deref(),
+                code: self.code,
+            },
         };
         let mut resp = (self.status, axum::Json(body)).into_response();
         if self.status == StatusCode::SERVICE_UNAVAILABLE {

@@ -85,6 +85,6 @@ pub mod verify;
 
 pub use app::{router, router_with_envs, AppState, Stats};
 pub use config::EnvServerConfig;
-pub use policy::PolicyServerConfig;
 pub use error::{ApiError, ApiResult};
+pub use policy::PolicyServerConfig;
 pub use server::{bind, run, serve, serve_with_shutdown, ServeError};

@@ -279,7 +279,11 @@ pub fn run_items(
                     let replicas: Vec<u64> = items.iter().map(|it| it.sample).collect();
                     let played = play_replicas(&specs, &replicas, &mut [&mut **lane], &|_, _| 0, opts);
                     let done = played.map(|eps| {
-                        items.iter().zip(&eps).map(|(it, e)| ItemResult::new(it, seed_base, e, &name)).collect::<Vec<_>>()
+                        items
+                            .iter()
+                            .zip(&eps)
+                            .map(|(it, e)| ItemResult::new(it, seed_base, e, &name))
+                            .collect::<Vec<_>>()
                     });
                     let all_failed = matches!(&done, Ok(r) if r.iter().all(|r| r.error.is_some()));
                     let stop = done.is_err();
@@ -464,7 +468,8 @@ mod scale_tests {
 
     #[test]
     fn chunks_lanes_and_resumption_give_the_one_batch_numbers() {
-        let tasks = vec![("countdown".to_string(), 2), ("caesar".to_string(), 1), ("guess_number".to_string(), 1)];
+        let tasks =
+            vec![("countdown".to_string(), 2), ("caesar".to_string(), 1), ("guess_number".to_string(), 1)];
         let opts = RolloutOptions { seed: 3, ..Default::default() };
         let (n, k) = (6, 3);
         let want = evaluate(&mut RandomPolicy::new(4), &tasks, n, k, HELD_OUT_BASE, &opts).unwrap();

@@ -97,7 +97,8 @@ fn eval_over_http_reports_what_eval_in_process_reports() {
     let tmp = tempfile::tempdir().unwrap();
     let model = tiny_model(tmp.path());
     let server = PolicyServer::start(model.to_str().unwrap(), 0);
-    let common = ["--tasks", "caesar,guess_number", "-n", "5", "-k", "2", "--max-tokens", "12", "--seed", "3"];
+    let common =
+        ["--tasks", "caesar,guess_number", "-n", "5", "-k", "2", "--max-tokens", "12", "--seed", "3"];
     let spec = format!("openai:{}#tiny", server.base);
     let mut http = vec!["eval", "--policy", &spec, "--concurrency", "3"];
     http.extend(common);
@@ -108,7 +109,10 @@ fn eval_over_http_reports_what_eval_in_process_reports() {
     let in_process = ok(&local);
     let table = String::from_utf8(over_http.stdout).unwrap();
     assert!(table.starts_with("| task | level | n | k | pass@1 |"), "{table}");
-    assert!(table.contains("| caesar | 1 | 5 | 2 |") && table.contains("| guess_number | 1 | 5 | 2 |"), "{table}");
+    assert!(
+        table.contains("| caesar | 1 | 5 | 2 |") && table.contains("| guess_number | 1 | 5 | 2 |"),
+        "{table}"
+    );
     assert_eq!(table, String::from_utf8(in_process.stdout).unwrap());
     let err = String::from_utf8_lossy(&over_http.stderr);
     assert!(err.contains("0 failed"), "{err}");
@@ -130,9 +134,29 @@ fn an_eval_survives_its_server_being_killed_and_restarted() {
     let (n, k) = (40, 2);
     let (n_s, k_s) = (n.to_string(), k.to_string());
     let args = [
-        "eval", "--policy", &spec, "--tasks", "caesar", "-n", &n_s, "-k", &k_s, "--max-tokens", "24",
-        "--seed", "1", "--concurrency", "2", "--retries", "1", "--breaker-failures", "2",
-        "--breaker-cooldown", "0.5", "--request-timeout", "10",
+        "eval",
+        "--policy",
+        &spec,
+        "--tasks",
+        "caesar",
+        "-n",
+        &n_s,
+        "-k",
+        &k_s,
+        "--max-tokens",
+        "24",
+        "--seed",
+        "1",
+        "--concurrency",
+        "2",
+        "--retries",
+        "1",
+        "--breaker-failures",
+        "2",
+        "--breaker-cooldown",
+        "0.5",
+        "--request-timeout",
+        "10",
     ];
     let mut with_results: Vec<&str> = args.to_vec();
     let results_arg = results.to_str().unwrap().to_string();
@@ -165,7 +189,10 @@ fn an_eval_survives_its_server_being_killed_and_restarted() {
     assert_eq!(recorded.len(), n * k, "and only one");
     let first_failure = recorded.iter().position(|r| !r["error"].is_null()).unwrap();
     for r in &recorded {
-        assert!(r["error"].is_null() || r["error"].as_str().unwrap().contains("POST http://127.0.0.1"), "{r}");
+        assert!(
+            r["error"].is_null() || r["error"].as_str().unwrap().contains("POST http://127.0.0.1"),
+            "{r}"
+        );
     }
     assert!(
         recorded[first_failure..].iter().any(|r| r["error"].is_null()),
@@ -178,7 +205,10 @@ fn an_eval_survives_its_server_being_killed_and_restarted() {
     // A re-run plays only the failed episodes and reports what an uninterrupted run reports.
     let again = ok(&with_results);
     let err = String::from_utf8_lossy(&again.stderr);
-    assert!(err.contains(&format!("{} of {} episodes already finished, {failed} to play", n * k - failed, n * k)), "{err}");
+    assert!(
+        err.contains(&format!("{} of {} episodes already finished, {failed} to play", n * k - failed, n * k)),
+        "{err}"
+    );
     assert_eq!(lines(&results).len(), n * k + failed);
     let reference = ok(&args);
     assert_eq!(String::from_utf8(again.stdout).unwrap(), String::from_utf8(reference.stdout).unwrap());

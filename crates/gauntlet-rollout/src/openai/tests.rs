@@ -100,7 +100,13 @@ fn the_request_carries_seed_logprobs_and_the_token_id_extensions() {
         axum::Json(ok_body()).into_response()
     }));
     let mut cfg = config(&url);
-    cfg.params = SamplingParams { temperature: 0.5, top_k: 9, max_tokens: 7, stop: vec!["</a>".into()], ..Default::default() };
+    cfg.params = SamplingParams {
+        temperature: 0.5,
+        top_k: 9,
+        max_tokens: 7,
+        stop: vec!["</a>".into()],
+        ..Default::default()
+    };
     let policy = OpenAiPolicy::new(cfg.clone()).unwrap();
     let r = ask(&policy, 77).unwrap();
     assert_eq!(r.text, "hi");
@@ -179,7 +185,8 @@ fn a_429_waits_for_retry_after() {
 #[test]
 fn client_errors_are_not_retried_and_keep_the_servers_message() {
     let (url, calls) = fake_server(Arc::new(|_, _: &Value| {
-        (StatusCode::BAD_REQUEST, r#"{"error":{"message":"field `top_p`: must be in (0, 1]"}}"#).into_response()
+        (StatusCode::BAD_REQUEST, r#"{"error":{"message":"field `top_p`: must be in (0, 1]"}}"#)
+            .into_response()
     }));
     let e = ask(&OpenAiPolicy::new(config(&url)).unwrap(), 1).unwrap_err().to_string();
     assert!(e.contains("400") && e.contains("field `top_p`"), "{e}");
@@ -284,7 +291,8 @@ fn a_batch_runs_concurrently_under_the_limit_and_keeps_its_order() {
     let mut cfg = config(&url);
     cfg.concurrency = 4;
     let policy = OpenAiPolicy::new(cfg).unwrap();
-    let jobs: Vec<(Vec<ChatMessage>, u64)> = (0..40).map(|s| (vec![ChatMessage::new("user", "x")], s)).collect();
+    let jobs: Vec<(Vec<ChatMessage>, u64)> =
+        (0..40).map(|s| (vec![ChatMessage::new("user", "x")], s)).collect();
     let t0 = Instant::now();
     let out = policy.run_all(jobs);
     for (s, r) in out.iter().enumerate() {

@@ -78,8 +78,11 @@ async fn prompt_ids(st: &PolicyState, req: &ChatRequest) -> ApiResult<Vec<u32>> 
     let messages = req.messages.clone();
     blocking(move || {
         let text = chat.template.render(&messages, true).map_err(|e| {
-            ApiError::bad_request("chat_template", format!("the model's chat template refused the messages: {e}"))
-                .with_param("messages")
+            ApiError::bad_request(
+                "chat_template",
+                format!("the model's chat template refused the messages: {e}"),
+            )
+            .with_param("messages")
         })?;
         chat.tokenizer
             .encode(&text)
@@ -89,7 +92,10 @@ async fn prompt_ids(st: &PolicyState, req: &ChatRequest) -> ApiResult<Vec<u32>> 
 }
 
 /// `POST /v1/chat/completions`.
-pub async fn chat_completions(State(st): State<PolicyState>, body: Result<Bytes, BytesRejection>) -> Response {
+pub async fn chat_completions(
+    State(st): State<PolicyState>,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
     match completions(st, body).await {
         Ok(resp) => resp,
         Err(e) => e.into_response(),
@@ -107,7 +113,11 @@ async fn completions(st: PolicyState, body: Result<Bytes, BytesRejection>) -> Ap
             ApiError::bad_request("unreadable_body", format!("could not read the request body: {r}"))
         }
     })?;
-    let value = if bytes.len() > HEAVY_BODY_BYTES { blocking(move || parse_json(&bytes)).await? } else { parse_json(&bytes)? };
+    let value = if bytes.len() > HEAVY_BODY_BYTES {
+        blocking(move || parse_json(&bytes)).await?
+    } else {
+        parse_json(&bytes)?
+    };
     let limits = Limits { max_n: st.config.max_n, max_top_logprobs: st.config.max_top_logprobs };
     let req = request::decode(&value, limits)?;
     if req.model != st.config.name {
@@ -381,7 +391,14 @@ impl Streaming {
 }
 
 fn stream(meta: Meta, rx: UnboundedReceiver<Event>) -> Response {
-    let mut s = Streaming { open: meta.req.n, meta: Arc::new(meta), rx, frames: VecDeque::new(), completion: 0, over: false };
+    let mut s = Streaming {
+        open: meta.req.n,
+        meta: Arc::new(meta),
+        rx,
+        frames: VecDeque::new(),
+        completion: 0,
+        over: false,
+    };
     s.start();
     let body = futures_util::stream::unfold(s, |mut s| async move {
         loop {

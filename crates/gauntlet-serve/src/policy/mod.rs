@@ -259,8 +259,11 @@ pub fn router(config: PolicyServerConfig, chat: Arc<ChatModel>) -> Result<Router
         .layer(DefaultBodyLimit::max(config.max_body_bytes))
         .layer(CatchPanicLayer::custom(move |_| {
             panics.fetch_add(1, Ordering::Relaxed);
-            ApiError::internal("internal_panic", "the server hit a bug handling this request (it keeps running)")
-                .into_response()
+            ApiError::internal(
+                "internal_panic",
+                "the server hit a bug handling this request (it keeps running)",
+            )
+            .into_response()
         }))
         .with_state(state))
 }

@@ -169,7 +169,11 @@ fn stop(o: &Obj<'_>) -> ApiResult<Vec<String>> {
         Some(other) => return Err(o.wrong("stop", "a string or a list of strings", other)),
     };
     if list.len() > MAX_STOP {
-        return Err(o.bad("stop", "too_many_stops", format!("at most {MAX_STOP} stop strings, got {}", list.len())));
+        return Err(o.bad(
+            "stop",
+            "too_many_stops",
+            format!("at most {MAX_STOP} stop strings, got {}", list.len()),
+        ));
     }
     if list.iter().any(String::is_empty) {
         return Err(o.bad("stop", "empty_stop", "stop strings must not be empty"));
@@ -215,7 +219,9 @@ pub fn decode(body: &Value, limits: Limits) -> ApiResult<ChatRequest> {
     let top_k = match o.i64_opt("top_k")? {
         None | Some(-1) | Some(0) => 0,
         Some(k) if k > 0 => usize::try_from(k).unwrap_or(usize::MAX),
-        Some(k) => return Err(o.bad("top_k", "bad_top_k", format!("must be -1, 0 (off) or positive, got {k}"))),
+        Some(k) => {
+            return Err(o.bad("top_k", "bad_top_k", format!("must be -1, 0 (off) or positive, got {k}")))
+        }
     };
     let n = count(&o, "n")?.unwrap_or(1);
     if n == 0 || n > limits.max_n {
@@ -363,8 +369,16 @@ mod tests {
             (with("messages", json!([{"role": "robot", "content": "x"}])), "messages[0].role", "bad_role"),
             (with("messages", json!([{"role": "user"}])), "messages[0].content", "missing_field"),
             (with("messages", json!([{"role": "user", "content": 3}])), "messages[0].content", "wrong_type"),
-            (with("messages", json!([{"role": "user", "content": "x", "x": 1}])), "messages[0].x", "unknown_field"),
-            (with("messages", json!([{"role": "user", "content": [{"type": "image_url"}]}])), "messages[0].content[0].type", "unsupported_parameter"),
+            (
+                with("messages", json!([{"role": "user", "content": "x", "x": 1}])),
+                "messages[0].x",
+                "unknown_field",
+            ),
+            (
+                with("messages", json!([{"role": "user", "content": [{"type": "image_url"}]}])),
+                "messages[0].content[0].type",
+                "unsupported_parameter",
+            ),
             (with("temperature", json!(3)), "temperature", "bad_temperature"),
             (with("temperature", json!("hot")), "temperature", "wrong_type"),
             (with("top_p", json!(0)), "top_p", "bad_top_p"),
@@ -376,7 +390,11 @@ mod tests {
             (with("stop", json!(7)), "stop", "wrong_type"),
             (with("seed", json!(1.5)), "seed", "wrong_type"),
             (with("stream", json!("yes")), "stream", "wrong_type"),
-            (with("stream_options", json!({"include_usage": true})), "stream_options", "stream_options_without_stream"),
+            (
+                with("stream_options", json!({"include_usage": true})),
+                "stream_options",
+                "stream_options_without_stream",
+            ),
             (with("top_logprobs", json!(2)), "top_logprobs", "top_logprobs_without_logprobs"),
             (with("presence_penalty", json!(0.5)), "presence_penalty", "unsupported_parameter"),
             (with("tools", json!([{"type": "function"}])), "tools", "unsupported_parameter"),

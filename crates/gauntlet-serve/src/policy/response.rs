@@ -46,7 +46,13 @@ pub fn token_piece(tokenizer: &Tokenizer, id: u32, as_id: bool) -> (String, Vec<
 }
 
 /// One `logprobs.content` entry: the token, its log-prob, bytes and alternatives.
-pub fn logprob_entry(tokenizer: &Tokenizer, token: u32, logprob: f32, top: &[(u32, f32)], as_id: bool) -> Value {
+pub fn logprob_entry(
+    tokenizer: &Tokenizer,
+    token: u32,
+    logprob: f32,
+    top: &[(u32, f32)],
+    as_id: bool,
+) -> Value {
     let (text, bytes) = token_piece(tokenizer, token, as_id);
     let top: Vec<Value> = top
         .iter()

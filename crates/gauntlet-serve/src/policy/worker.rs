@@ -126,7 +126,9 @@ impl WorkerHandle {
         let (tx, rx) = std::sync::mpsc::sync_channel(config.max_queue.max(1));
         let stats = Arc::new(WorkerStats::default());
         let s = stats.clone();
-        std::thread::Builder::new().name("gauntlet-model".into()).spawn(move || run(&model, &rx, config, &s))?;
+        std::thread::Builder::new()
+            .name("gauntlet-model".into())
+            .spawn(move || run(&model, &rx, config, &s))?;
         Ok(WorkerHandle { queue: tx, stats })
     }
 
@@ -214,7 +216,8 @@ fn sample(model: &ChatModel, jobs: &[Job], stats: &WorkerStats) {
             RowEvent::Done { row, completion } => {
                 done[row] = true;
                 let (j, choice) = owner[row];
-                let ev = Event::Done { choice, text: completion.text.clone(), finish: completion.finish_reason };
+                let ev =
+                    Event::Done { choice, text: completion.text.clone(), finish: completion.finish_reason };
                 jobs[j].events.send(ev).is_ok()
             }
         }

@@ -89,7 +89,10 @@ async fn a_completion_is_what_the_model_samples_with_its_logprobs_and_token_ids(
     bounded(30, async {
         let s = start_policy(PolicyServerConfig::default()).await;
         let a = s
-            .post("/v1/chat/completions", ask(json!({"logprobs": true, "top_logprobs": 2, "return_token_ids": true})))
+            .post(
+                "/v1/chat/completions",
+                ask(json!({"logprobs": true, "top_logprobs": 2, "return_token_ids": true})),
+            )
             .await;
         assert_eq!(a.status, 200, "{}", a.body);
         let b = &a.body;
@@ -106,14 +109,17 @@ async fn a_completion_is_what_the_model_samples_with_its_logprobs_and_token_ids(
         ];
         let prompt = chat.tokenizer.encode(&chat.template.render(&messages, true).unwrap()).unwrap();
         let params = SamplingParams { max_tokens: 12, stop_token_ids: vec![258], ..Default::default() };
-        let want = &generate_seeded(&chat.model, &chat.tokenizer, &[prompt.clone()], &[5], &params).unwrap()[0];
+        let want =
+            &generate_seeded(&chat.model, &chat.tokenizer, std::slice::from_ref(&prompt), &[5], &params)
+                .unwrap()[0];
         assert_eq!(ids(&b["prompt_token_ids"]), prompt.iter().map(|&t| t as u64).collect::<Vec<_>>());
         assert_eq!(ids(&c["token_ids"]), want.tokens.iter().map(|&t| t as u64).collect::<Vec<_>>());
         assert_eq!(c["message"]["content"], want.text.as_str());
         for (got, want) in logprobs(c).iter().zip(&want.logprobs) {
             assert!((got - *want as f64).abs() < 1e-5, "{got} vs {want}");
         }
-        let finish = if want.finish_reason == gauntlet_model::FinishReason::Length { "length" } else { "stop" };
+        let finish =
+            if want.finish_reason == gauntlet_model::FinishReason::Length { "length" } else { "stop" };
         assert_eq!(c["finish_reason"], finish);
         for (e, &t) in c["logprobs"]["content"].as_array().unwrap().iter().zip(&want.tokens) {
             assert_eq!(e["top_logprobs"].as_array().unwrap().len(), 2);
@@ -235,7 +241,9 @@ async fn concurrent_requests_are_batched_and_answer_as_if_alone() {
             alone.push(s.post("/v1/chat/completions", b.clone()).await.body);
         }
         let before = s.get("/health").await.body;
-        let together = futures_util::future::join_all(bodies.iter().map(|b| s.post("/v1/chat/completions", b.clone()))).await;
+        let together =
+            futures_util::future::join_all(bodies.iter().map(|b| s.post("/v1/chat/completions", b.clone())))
+                .await;
         let after = s.get("/health").await.body;
         for (a, t) in alone.iter().zip(&together) {
             assert_eq!(t.status, 200);
@@ -259,7 +267,10 @@ async fn bad_requests_answer_4xx_json_and_the_server_stays_up() {
     bounded(30, async {
         let s = start_policy(PolicyServerConfig { max_body_bytes: 4096, ..Default::default() }).await;
         let post_raw = |body: &'static str| {
-            s.client.post(format!("{}/v1/chat/completions", s.base)).header("content-type", "application/json").body(body)
+            s.client
+                .post(format!("{}/v1/chat/completions", s.base))
+                .header("content-type", "application/json")
+                .body(body)
         };
         s.send(post_raw("{not json")).await.expect_error(400, "malformed_json");
         s.send(post_raw("")).await.expect_error(400, "missing_body");
@@ -274,7 +285,11 @@ async fn bad_requests_answer_4xx_json_and_the_server_stays_up() {
             (json!({"messages": [{"role": "wizard", "content": "hi"}]}), "messages[0].role", "bad_role"),
             (json!({"stop": [1, 2]}), "stop", "wrong_type"),
             (json!({"top_logprobs": 50, "logprobs": true}), "top_logprobs", "bad_top_logprobs"),
-            (json!({"tools": [{"type": "function", "function": {"name": "f"}}]}), "tools", "unsupported_parameter"),
+            (
+                json!({"tools": [{"type": "function", "function": {"name": "f"}}]}),
+                "tools",
+                "unsupported_parameter",
+            ),
             (json!({"frequency_penalty": 1.0}), "frequency_penalty", "unsupported_parameter"),
             (json!({"mystery": true}), "mystery", "unknown_field"),
         ] {
@@ -284,9 +299,15 @@ async fn bad_requests_answer_4xx_json_and_the_server_stays_up() {
             assert_eq!(a.body["error"]["type"], "invalid_request_error");
         }
         let long = "y".repeat(3000);
-        let a = s.post("/v1/chat/completions", ask(json!({"messages": [{"role": "user", "content": long.repeat(2)}]}))).await;
+        let a = s
+            .post(
+                "/v1/chat/completions",
+                ask(json!({"messages": [{"role": "user", "content": long.repeat(2)}]})),
+            )
+            .await;
         a.expect_error(413, "body_too_large");
-        let long_prompt = ask(json!({"messages": [{"role": "user", "content": "z".repeat(2100)}], "max_tokens": 1}));
+        let long_prompt =
+            ask(json!({"messages": [{"role": "user", "content": "z".repeat(2100)}], "max_tokens": 1}));
         let s2 = start_policy(PolicyServerConfig::default()).await;
         let a = s2.post("/v1/chat/completions", long_prompt).await;
         a.expect_error(400, "context_length_exceeded");
@@ -303,7 +324,8 @@ async fn bad_requests_answer_4xx_json_and_the_server_stays_up() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn keys_are_checked_and_a_full_queue_answers_503() {
     bounded(60, async {
-        let s = start_policy(PolicyServerConfig { api_key: Some("sk-test".into()), ..Default::default() }).await;
+        let s =
+            start_policy(PolicyServerConfig { api_key: Some("sk-test".into()), ..Default::default() }).await;
         s.post("/v1/chat/completions", ask(json!({}))).await.expect_error(401, "invalid_token");
         let wrong = s.client.get(format!("{}/v1/models", s.base)).bearer_auth("sk-nope");
         s.send(wrong).await.expect_error(401, "invalid_token");
@@ -311,11 +333,17 @@ async fn keys_are_checked_and_a_full_queue_answers_503() {
         assert_eq!(s.send(right).await.status, 200);
         assert_eq!(s.get("/health").await.status, 200, "health needs no key");
 
-        let s = start_policy(PolicyServerConfig { max_queue: 1, max_batch: 1, batch_wait_ms: 0, ..Default::default() }).await;
+        let s = start_policy(PolicyServerConfig {
+            max_queue: 1,
+            max_batch: 1,
+            batch_wait_ms: 0,
+            ..Default::default()
+        })
+        .await;
         let slow = ask(json!({"max_tokens": 400}));
-        let answers = futures_util::future::join_all((0..8).map(|_| {
-            s.client.post(format!("{}/v1/chat/completions", s.base)).json(&slow).send()
-        }))
+        let answers = futures_util::future::join_all(
+            (0..8).map(|_| s.client.post(format!("{}/v1/chat/completions", s.base)).json(&slow).send()),
+        )
         .await;
         let mut full = 0;
         for a in answers {
@@ -343,7 +371,9 @@ async fn a_client_leaving_mid_stream_cancels_its_rows() {
         let mut resp = s
             .client
             .post(format!("{}/v1/chat/completions", s.base))
-            .json(&ask(json!({"max_tokens": 2000, "stream": true, "messages": [{"role": "user", "content": "a"}]})))
+            .json(&ask(
+                json!({"max_tokens": 2000, "stream": true, "messages": [{"role": "user", "content": "a"}]}),
+            ))
             .send()
             .await
             .unwrap();
@@ -353,7 +383,11 @@ async fn a_client_leaving_mid_stream_cancels_its_rows() {
         let t0 = std::time::Instant::now();
         assert_eq!(s.post("/v1/chat/completions", ask(json!({"max_tokens": 4}))).await.status, 200);
         let tokens = s.get("/health").await.body["tokens"].as_u64().unwrap();
-        assert!(tokens < 1500, "{tokens} tokens sampled: the abandoned stream was not cancelled ({:?})", t0.elapsed());
+        assert!(
+            tokens < 1500,
+            "{tokens} tokens sampled: the abandoned stream was not cancelled ({:?})",
+            t0.elapsed()
+        );
     })
     .await;
 }

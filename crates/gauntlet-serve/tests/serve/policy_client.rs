@@ -17,7 +17,9 @@ fn serve_tiny(config: PolicyServerConfig) -> String {
             let config = PolicyServerConfig { port: 0, name: "tiny".into(), ..config };
             let listener = policy::bind(&config).await.unwrap();
             tx.send(listener.local_addr().unwrap()).unwrap();
-            let _ = policy::serve_with_shutdown(config, Arc::new(tiny_chat()), listener, std::future::pending()).await;
+            let _ =
+                policy::serve_with_shutdown(config, Arc::new(tiny_chat()), listener, std::future::pending())
+                    .await;
         });
     });
     format!("http://{}/v1", rx.recv().unwrap())
@@ -35,7 +37,12 @@ fn http_episodes_match_local_episodes_token_for_token() {
     // Single-turn tasks and a multi-turn environment (the server re-renders the conversation).
     let mut specs = EpisodeSpec::groups("caesar", 1, &[11, 12], 3);
     specs.extend(EpisodeSpec::groups("guess_number", 1, &[5], 2));
-    let opts = RolloutOptions { seed: 9, max_turns: 3, history: gauntlet_rollout::History::Window(0), ..Default::default() };
+    let opts = RolloutOptions {
+        seed: 9,
+        max_turns: 3,
+        history: gauntlet_rollout::History::Window(0),
+        ..Default::default()
+    };
     let over_http = play(&specs, &mut http, &opts).unwrap();
     let in_process = play(&specs, &mut local, &opts).unwrap();
     assert_eq!(over_http.len(), specs.len());

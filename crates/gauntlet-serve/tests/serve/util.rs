@@ -47,10 +47,19 @@ pub async fn start_policy(config: PolicyServerConfig) -> Server {
     let listener = policy::bind(&config).await.expect("bind a loopback port");
     let addr = listener.local_addr().unwrap();
     let (tx, rx) = oneshot::channel::<()>();
-    tokio::spawn(policy::serve_with_shutdown(config, std::sync::Arc::new(tiny_chat()), listener, async move {
-        let _ = rx.await;
-    }));
-    let client = reqwest::Client::builder().pool_max_idle_per_host(64).timeout(Duration::from_secs(30)).build().unwrap();
+    tokio::spawn(policy::serve_with_shutdown(
+        config,
+        std::sync::Arc::new(tiny_chat()),
+        listener,
+        async move {
+            let _ = rx.await;
+        },
+    ));
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(64)
+        .timeout(Duration::from_secs(30))
+        .build()
+        .unwrap();
     Server { base: format!("http://{addr}"), client, _stop: tx }
 }
 

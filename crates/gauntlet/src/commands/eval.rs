@@ -42,7 +42,12 @@ pub struct HttpArgs {
 
 impl HttpArgs {
     /// The HTTP policy for `spec` with these settings, sampling with `params`.
-    pub fn policy(&self, spec: &str, params: SamplingParams, concurrency: usize) -> anyhow::Result<OpenAiPolicy> {
+    pub fn policy(
+        &self,
+        spec: &str,
+        params: SamplingParams,
+        concurrency: usize,
+    ) -> anyhow::Result<OpenAiPolicy> {
         let seconds = |what: &str, s: f64| {
             if s.is_finite() && s > 0.0 {
                 Ok(Duration::from_secs_f64(s))
@@ -204,7 +209,9 @@ pub fn exec(args: EvalArgs) -> anyhow::Result<()> {
             vec![Box::new(http.clone()), Box::new(http)]
         }
         other => {
-            bail!("unknown policy `{other}`: use local:RUN_DIR, gguf:FILE, openai:URL#MODEL, oracle or random")
+            bail!(
+                "unknown policy `{other}`: use local:RUN_DIR, gguf:FILE, openai:URL#MODEL, oracle or random"
+            )
         }
     };
     let name = lanes[0].name();
@@ -231,7 +238,9 @@ pub fn exec(args: EvalArgs) -> anyhow::Result<()> {
         results.iter().filter(|r| r.finished()).map(ItemResult::key).collect();
     let todo: Vec<eval::EvalItem> = items
         .iter()
-        .filter(|it| !finished.contains(&(it.task.clone(), it.level, eval::HELD_OUT_BASE + it.index, it.sample)))
+        .filter(|it| {
+            !finished.contains(&(it.task.clone(), it.level, eval::HELD_OUT_BASE + it.index, it.sample))
+        })
         .cloned()
         .collect();
     if let Some(log) = &log {
@@ -248,7 +257,10 @@ pub fn exec(args: EvalArgs) -> anyhow::Result<()> {
             todo.len()
         );
         if !others.is_empty() {
-            eprintln!("note: some finished episodes were played by another policy: {}", others.into_iter().collect::<Vec<_>>().join(", "));
+            eprintln!(
+                "note: some finished episodes were played by another policy: {}",
+                others.into_iter().collect::<Vec<_>>().join(", ")
+            );
         }
     }
     let pb = crate::progress::bar(todo.len() as u64, "eval");
@@ -292,7 +304,9 @@ pub fn exec(args: EvalArgs) -> anyhow::Result<()> {
                 "{still_failed} episodes failed; run the same command again to play them (results in {})",
                 p.display()
             ),
-            None => eprintln!("{still_failed} episodes failed; add `--results FILE.jsonl` to resume failed runs"),
+            None => {
+                eprintln!("{still_failed} episodes failed; add `--results FILE.jsonl` to resume failed runs")
+            }
         }
     }
     if let Some(out) = &args.output {

@@ -81,7 +81,12 @@ async fn one(client: &reqwest::Client, o: &Opts, seed: u64) -> Result<u64, Strin
                      {"role": "user", "content": "Decrypt this Caesar cipher (shift 3): KHOOR ZRUOG"}],
         "max_tokens": o.max_tokens, "temperature": 1.0, "seed": seed, "logprobs": true, "stream": o.stream,
     });
-    let resp = client.post(format!("{}/chat/completions", o.url)).json(&body).send().await.map_err(|e| e.to_string())?;
+    let resp = client
+        .post(format!("{}/chat/completions", o.url))
+        .json(&body)
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
     let status = resp.status();
     let text = resp.text().await.map_err(|e| e.to_string())?;
     if !status.is_success() {

@@ -61,7 +61,7 @@ pub async fn health(State(st): State<PolicyState>) -> Json<Value> {
         "rows": w.rows.load(r),
         "tokens": w.tokens.load(r),
         "rejected": w.rejected.load(r),
-        "panics": w.panics.load(r),
+        "panics": w.panics.load(r) + st.handler_panics.load(r),
     }))
 }
 

@@ -182,6 +182,8 @@ pub struct PolicyState {
     pub created: u64,
     /// Makes completion ids differ between server runs.
     pub epoch: u64,
+    /// Handler panics caught (each answered 500; there should be none).
+    pub handler_panics: Arc<AtomicU64>,
 }
 
 async fn auth(State(st): State<PolicyState>, req: Request, next: Next) -> Response<Body> {
@@ -244,13 +246,14 @@ pub fn router(config: PolicyServerConfig, chat: Arc<ChatModel>) -> Result<Router
         started: Instant::now(),
         created: now.as_secs(),
         epoch: now.as_nanos() as u64,
+        handler_panics: Arc::new(AtomicU64::new(0)),
     };
     let v1 = Router::new()
         .route("/v1/models", get(handlers::models))
         .route("/v1/models/{id}", get(handlers::model))
         .route("/v1/chat/completions", post(handlers::chat_completions))
         .route_layer(middleware::from_fn_with_state(state.clone(), auth));
-    let panics = Arc::new(AtomicU64::new(0));
+    let panics = state.handler_panics.clone();
     Ok(Router::new()
         .route("/health", get(handlers::health))
         .merge(v1)

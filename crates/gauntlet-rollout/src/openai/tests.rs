@@ -306,3 +306,33 @@ fn a_batch_runs_concurrently_under_the_limit_and_keeps_its_order() {
     let inside = rt.block_on(async { ask(&policy, 3) });
     assert_eq!(inside.unwrap().text, "3");
 }
+
+#[test]
+fn two_thousand_requests_are_in_flight_at_once_on_one_runtime_thread() {
+    let in_flight = Arc::new(AtomicUsize::new(0));
+    let peak = Arc::new(AtomicUsize::new(0));
+    let (f, p) = (in_flight.clone(), peak.clone());
+    let url = spawn_router(axum::Router::new().route(
+        "/v1/chat/completions",
+        post(move || {
+            let (f, p) = (f.clone(), p.clone());
+            async move {
+                p.fetch_max(f.fetch_add(1, Ordering::SeqCst) + 1, Ordering::SeqCst);
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                f.fetch_sub(1, Ordering::SeqCst);
+                axum::Json(ok_body())
+            }
+        }),
+    ));
+    let mut cfg = config(&url);
+    cfg.concurrency = 2000;
+    let policy = OpenAiPolicy::new(cfg).unwrap();
+    let jobs: Vec<(Vec<ChatMessage>, u64)> =
+        (0..2000).map(|s| (vec![ChatMessage::new("user", "x")], s)).collect();
+    let t0 = Instant::now();
+    let out = policy.run_all(jobs);
+    assert!(out.iter().all(|r| r.as_ref().is_ok_and(|r| r.text == "hi")));
+    // One after another they would take 600 s; 300 ms each, all at once, takes about one.
+    assert!(peak.load(Ordering::SeqCst) >= 1000, "peak {} in flight", peak.load(Ordering::SeqCst));
+    assert!(t0.elapsed() < Duration::from_secs(20), "{:?}", t0.elapsed());
+}

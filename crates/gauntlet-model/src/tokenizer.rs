@@ -147,6 +147,67 @@ impl Tokenizer {
     }
 }
 
+/// How [`Tokenizer::train_bpe`] cuts text before learning merges: every capital letter and every
+/// digit stands alone; everything between them (lower-case words, spaces, punctuation, new lines)
+/// forms one run that merges may span.
+///
+/// Why: in gauntlet's tasks the instructions are lower-case prose that repeats across problems
+/// (merging whole phrases shortens prompts four- to six-fold), while the content a policy must
+/// reason over character by character (ciphertext, node names, grid symbols, numbers) is capitals
+/// and digits, which stay one token per character so the model sees them exactly as a byte model
+/// would.
+pub const BPE_SPLIT_PATTERN: &str = "[A-Z]|[0-9]|[^A-Z0-9]+";
+
+impl Tokenizer {
+    /// Learns a byte-level BPE tokenizer of `vocab_size` ids from `texts` (for from-scratch
+    /// models: a vocabulary fitted to the task mix they train on).
+    ///
+    /// The vocabulary holds [`SPECIAL_TOKENS`] (ids `0..4`, recognised inside text as in the
+    /// byte tokenizer), the 256 byte symbols, then merges learned with the `tokenizers` crate's
+    /// BPE trainer on the splits of [`BPE_SPLIT_PATTERN`]. Any text encodes (bytes are the
+    /// fallback) and decodes back exactly. Training is deterministic: the same texts give the
+    /// same `tokenizer.json`, byte for byte (ties between merges go to the smaller pair).
+    ///
+    /// `vocab_size` must be at least 260; a corpus with few distinct runs may stop short of it.
+    pub fn train_bpe<S: AsRef<str> + Sync>(texts: &[S], vocab_size: usize) -> Result<Self> {
+        use tokenizers::models::bpe::{BpeTrainer, BPE};
+        use tokenizers::pre_tokenizers::byte_level::ByteLevel;
+        use tokenizers::pre_tokenizers::sequence::Sequence;
+        use tokenizers::pre_tokenizers::split::{Split, SplitPattern};
+        use tokenizers::{AddedToken, SplitDelimiterBehavior};
+        let min = 256 + SPECIAL_TOKENS.len();
+        if vocab_size < min {
+            return Err(Error::Tokenizer(format!(
+                "a BPE vocabulary needs at least {min} ids (bytes and special tokens), got {vocab_size}"
+            )));
+        }
+        let err = |e: tokenizers::Error| Error::Tokenizer(format!("train BPE: {e}"));
+        let specials: Vec<AddedToken> =
+            SPECIAL_TOKENS.iter().map(|s| AddedToken::from(s.to_string(), true)).collect();
+        let split = Split::new(
+            SplitPattern::Regex(BPE_SPLIT_PATTERN.into()),
+            SplitDelimiterBehavior::Isolated,
+            false,
+        )
+        .map_err(err)?;
+        let byte_level = ByteLevel::new(false, false, false);
+        let mut tok = tokenizers::Tokenizer::new(BPE::default());
+        tok.with_pre_tokenizer(Some(Sequence::new(vec![split.into(), byte_level.into()])));
+        tok.with_decoder(Some(byte_level));
+        tok.add_special_tokens(specials.clone()).map_err(err)?;
+        let mut trainer = tokenizers::models::TrainerWrapper::BpeTrainer(
+            BpeTrainer::builder()
+                .vocab_size(vocab_size)
+                .show_progress(false)
+                .special_tokens(specials)
+                .initial_alphabet(ByteLevel::alphabet().into_iter().collect())
+                .build(),
+        );
+        tok.train(&mut trainer, texts.iter()).map_err(err)?;
+        Ok(Tokenizer::Hf(Box::new(tok)))
+    }
+}
+
 /// GPT-2's reversible map from bytes to printable characters (used by byte-level BPE).
 pub fn byte_to_char() -> [char; 256] {
     let mut printable: Vec<u32> = (b'!' as u32..=b'~' as u32).chain(0xA1..=0xAC).chain(0xAE..=0xFF).collect();
@@ -207,6 +268,37 @@ mod tests {
         }
         assert_eq!(tok.encode("<|im_end|>x").unwrap(), vec![258, b'x' as u32]);
         assert_eq!(tok.encode("<pad><|endoftext|>").unwrap(), vec![259, 256]);
+    }
+
+    #[test]
+    fn trained_bpe_is_deterministic_and_round_trips() {
+        let corpus: Vec<String> = (0..200)
+            .map(|i| {
+                format!(
+                    "<|im_start|>user\nDecrypt this message, shifted by {i}: KHOOR ZRUOG<|im_end|>\n\
+                     <|im_start|>assistant\n<answer>HELLO WORLD</answer><|im_end|>"
+                )
+            })
+            .collect();
+        let a = Tokenizer::train_bpe(&corpus, 300).unwrap();
+        let b = Tokenizer::train_bpe(&corpus, 300).unwrap();
+        assert_eq!(a.to_json().unwrap(), b.to_json().unwrap());
+        assert_eq!(a.vocab_size(), 300);
+        let text = &corpus[7];
+        let ids = a.encode(text).unwrap();
+        assert!(ids.len() * 2 < text.len(), "{} tokens for {} bytes", ids.len(), text.len());
+        assert_eq!(a.decode(&ids, false).unwrap(), *text);
+        assert_eq!(a.token_id("<|im_end|>"), Some(2));
+        // Capitals and digits stay one token each; unseen text still encodes (byte fallback).
+        let caps = a.encode("KHOOR 42").unwrap();
+        assert_eq!(caps.len(), 8);
+        for unseen in ["ünïcödé ☃ \u{0}", "", "<|im_start|>"] {
+            assert_eq!(a.decode(&a.encode(unseen).unwrap(), false).unwrap(), unseen);
+        }
+        // Reloaded from its tokenizer.json it encodes the same.
+        let c = Tokenizer::from_json(&a.to_json().unwrap()).unwrap();
+        assert_eq!(c.encode(text).unwrap(), ids);
+        assert!(Tokenizer::train_bpe(&corpus, 100).is_err());
     }
 
     #[test]

@@ -128,6 +128,11 @@ pub fn make_env(name: &str) -> Result<Box<dyn AgentEnv>, String> {
     })
 }
 
+/// Seats of the environment called `name` (1 for single-turn tasks and unknown names).
+pub fn seats(name: &str) -> usize {
+    gauntlet_envs::registry().iter().find(|e| e.name == name).map_or(1, |e| e.seats.max(1))
+}
+
 /// Every name [`make_env`] accepts: task families, then environments and games.
 pub fn all_names() -> Vec<String> {
     let mut names: Vec<String> =

@@ -30,7 +30,7 @@ pub mod openai;
 pub mod policy;
 pub mod rollout;
 
-pub use env::{make_env, AgentEnv};
+pub use env::{make_env, seats, AgentEnv};
 pub use local::LocalPolicy;
 pub use openai::{OpenAiConfig, OpenAiError, OpenAiPolicy, OpenAiStats};
 pub use policy::{Finish, OraclePolicy, Policy, PolicyError, RandomPolicy, Request, Response};

@@ -40,7 +40,7 @@ pub struct TrainConfig {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ModelConfig {
-    /// `"scratch"` (a fresh Llama with the byte tokenizer and ChatML) or the path of a checkpoint
+    /// `"scratch"` (a fresh Llama with ChatML and the tokenizer below) or the path of a checkpoint
     /// folder (`config.json`, `model.safetensors`, `tokenizer.json`, `tokenizer_config.json`).
     pub init: String,
     /// Width of the residual stream (scratch only).
@@ -53,6 +53,14 @@ pub struct ModelConfig {
     pub intermediate_size: usize,
     /// Longest sequence (scratch only).
     pub max_position_embeddings: usize,
+    /// Tokenizer of a scratch model: `"bpe"` (byte-level BPE learned at the start of the run
+    /// from oracle episodes of the task mix; see `Tokenizer::train_bpe`) or `"bytes"` (one token
+    /// per byte). A checkpoint's own `tokenizer.json` is used otherwise.
+    pub tokenizer: String,
+    /// Vocabulary size of the learned BPE tokenizer (at least 260; scratch `"bpe"` only).
+    pub vocab_size: usize,
+    /// Oracle episodes per task and level that the BPE tokenizer learns from.
+    pub tokenizer_episodes: usize,
 }
 
 /// One task of the mix.
@@ -166,6 +174,16 @@ pub struct RlConfig {
     pub max_tokens: usize,
     /// Most sequences sampled (and trained) together.
     pub micro_batch: usize,
+    /// Who plays the other seats of games: `self` (the learner at every seat: self-play, every
+    /// seat's turns are trained on), `random` or `oracle` (a scripted opponent; the learner
+    /// takes seat `group mod seats`, so each group keeps one role). Single-agent tasks ignore it.
+    pub opponent: String,
+    /// Normalise advantages within (group, seat) rather than group (per-agent normalisation for
+    /// self-play with group estimators).
+    pub per_seat: bool,
+    /// EMA decay of the per-(task, seat) baselines of the `rae` estimator (SPIRAL: 0.95); the
+    /// baselines persist across steps and checkpoints.
+    pub rae_decay: f64,
     /// Optimiser.
     pub optim: OptimConfig,
 }
@@ -184,6 +202,10 @@ pub struct EvalConfig {
     pub temperature: f64,
     /// Most tokens per response.
     pub max_tokens: usize,
+    /// The fixed opponent games are evaluated against (`random` or `oracle`; `self` plays the
+    /// policy at every seat and scores seat 0). The learner plays each seat in turn and succeeds
+    /// when it wins.
+    pub opponent: String,
 }
 
 /// Checkpointing.
@@ -195,6 +217,18 @@ pub struct CheckpointConfig {
     pub every: usize,
     /// Keep this many most recent step checkpoints (phase-end ones are always kept).
     pub keep: usize,
+}
+
+/// Accepted values of `rl.opponent` and `eval.opponent`.
+pub const OPPONENTS: [&str; 3] = ["self", "random", "oracle"];
+
+/// A scripted opponent by name (`random` or `oracle`), or `None` for `self`.
+pub fn opponent_policy(name: &str, seed: u64) -> Option<Box<dyn gauntlet_rollout::Policy>> {
+    match name {
+        "random" => Some(Box::new(gauntlet_rollout::RandomPolicy::new(seed))),
+        "oracle" => Some(Box::new(gauntlet_rollout::OraclePolicy::new(seed))),
+        _ => None,
+    }
 }
 
 fn one() -> f64 {
@@ -240,6 +274,9 @@ impl Default for ModelConfig {
             num_attention_heads: 4,
             intermediate_size: 344,
             max_position_embeddings: 1024,
+            tokenizer: "bpe".into(),
+            vocab_size: 1024,
+            tokenizer_episodes: 256,
         }
     }
 }
@@ -297,6 +334,9 @@ impl Default for RlConfig {
             top_p: 1.0,
             max_tokens: 48,
             micro_batch: 32,
+            opponent: "self".into(),
+            per_seat: false,
+            rae_decay: 0.95,
             optim: OptimConfig { lr: 3e-4, warmup_steps: 5, min_lr_ratio: 1.0, ..Default::default() },
         }
     }
@@ -304,7 +344,7 @@ impl Default for RlConfig {
 
 impl Default for EvalConfig {
     fn default() -> Self {
-        EvalConfig { every: 20, n: 64, k: 1, temperature: 1.0, max_tokens: 48 }
+        EvalConfig { every: 20, n: 64, k: 1, temperature: 1.0, max_tokens: 48, opponent: "random".into() }
     }
 }
 
@@ -378,6 +418,23 @@ impl TrainConfig {
         }
         if !(self.rl.top_p > 0.0 && self.rl.top_p <= 1.0) {
             return Err(format!("`rl.top_p` must be in (0, 1], got {}", self.rl.top_p));
+        }
+        for (field, v) in [("rl.opponent", &self.rl.opponent), ("eval.opponent", &self.eval.opponent)] {
+            if !OPPONENTS.contains(&v.as_str()) {
+                return Err(format!("`{field}` must be one of {}, got `{v}`", OPPONENTS.join(", ")));
+            }
+        }
+        if !(0.0..=1.0).contains(&self.rl.rae_decay) {
+            return Err(format!("`rl.rae_decay` must be in [0, 1], got {}", self.rl.rae_decay));
+        }
+        if !["bpe", "bytes"].contains(&self.model.tokenizer.as_str()) {
+            return Err(format!(
+                "`model.tokenizer` must be `bpe` or `bytes`, got `{}`",
+                self.model.tokenizer
+            ));
+        }
+        if self.model.tokenizer == "bpe" && self.model.vocab_size < 260 {
+            return Err(format!("`model.vocab_size` must be at least 260, got {}", self.model.vocab_size));
         }
         if self.model.init == "scratch"
             && !self.model.hidden_size.is_multiple_of(self.model.num_attention_heads.max(1))

@@ -15,7 +15,9 @@
 //! reports each finished episode as an [`ItemResult`], and [`summarize`] turns the results
 //! into the same [`TaskEval`] rows. An item's sampling seeds depend on its identity only
 //! ([`gauntlet_rollout::play_replicas`]), so any split into chunks, any number of lanes and any
-//! resumption give exactly the episodes of one [`evaluate`] call, and the same table.
+//! resumption give exactly the episodes of one [`evaluate`] call, and the same table. Like
+//! [`evaluate`], one policy plays every seat; games against a fixed opponent ([`evaluate_vs`])
+//! go through the one-batch path only.
 //!
 //! [`ResultsLog`] appends one JSON line per finished item to a file: a re-run with the same
 //! file skips the items that finished without error and reports over all of them; failed items
@@ -42,7 +44,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use gauntlet_rollout::{play, play_replicas, Episode, EpisodeSpec, Policy, RolloutError, RolloutOptions};
+use gauntlet_rollout::{
+    play, play_replicas, play_with, Episode, EpisodeSpec, Policy, RolloutError, RolloutOptions,
+};
 use serde::{Deserialize, Serialize};
 
 /// First seed of held-out problems (training seeds are below `2^40`).
@@ -79,9 +83,27 @@ pub struct TaskEval {
     pub failed: usize,
 }
 
-/// Plays `n` held-out problems `k` times for each `(task, level)` and scores them.
+/// Plays `n` held-out problems `k` times for each `(task, level)` and scores them (one policy
+/// at every seat; see [`evaluate_vs`] for games against a fixed opponent).
 pub fn evaluate(
     policy: &mut dyn Policy,
+    tasks: &[(String, u8)],
+    n: usize,
+    k: usize,
+    seed_base: u64,
+    opts: &RolloutOptions,
+) -> Result<Vec<TaskEval>, RolloutError> {
+    evaluate_vs(policy, None, tasks, n, k, seed_base, opts)
+}
+
+/// [`evaluate`], with `opponent` (when given) at every seat of a game but the learner's.
+///
+/// The learner takes seat `i mod seats` in problem `i` (both sides of every position, evenly);
+/// an episode is a success when the learner's return beats every other seat's (a win), and the
+/// reported reward is the learner's return. Single-agent tasks ignore the opponent.
+pub fn evaluate_vs(
+    policy: &mut dyn Policy,
+    opponent: Option<&mut dyn Policy>,
     tasks: &[(String, u8)],
     n: usize,
     k: usize,
@@ -93,32 +115,70 @@ pub fn evaluate(
         let seeds: Vec<u64> = (0..n as u64).map(|i| seed_base + i).collect();
         specs.extend(EpisodeSpec::groups(task, *level, &seeds, k));
     }
-    let episodes = play(&specs, policy, opts)?;
+    let seats: std::collections::HashMap<String, usize> =
+        tasks.iter().map(|(t, _)| (t.clone(), gauntlet_rollout::seats(t))).collect();
+    let versus = opponent.is_some();
+    let episodes = match opponent {
+        Some(opp) => {
+            let assign = |spec: &EpisodeSpec, seat: gauntlet_core::AgentId| {
+                usize::from(seat.0 != learner_seat(spec, seats[&spec.env]))
+            };
+            play_with(&specs, &mut [policy, opp], &assign, opts)?
+        }
+        None => play(&specs, policy, opts)?,
+    };
+    let outcome = |e: &Episode| learner_outcome(e, seats[&e.spec.env], versus);
     let mut out = Vec::new();
     for (t, chunk) in tasks.iter().zip(episodes.chunks(n * k)) {
         let eps = chunk.len().max(1) as f64;
-        let first = chunk.chunks(k).filter(|g| g[0].success).count();
-        let any = chunk.chunks(k).filter(|g| g.iter().any(|e| e.success)).count();
+        let won: Vec<(bool, f64)> = chunk.iter().map(outcome).collect();
+        let first = won.chunks(k).filter(|g| g[0].0).count();
+        let any = won.chunks(k).filter(|g| g.iter().any(|w| w.0)).count();
         out.push(TaskEval {
             task: t.0.clone(),
             level: t.1,
             n,
             k,
             pass_at_1: first as f64 / n.max(1) as f64,
-            mean_at_k: chunk.iter().filter(|e| e.success).count() as f64 / eps,
+            mean_at_k: won.iter().filter(|w| w.0).count() as f64 / eps,
             pass_at_k: any as f64 / n.max(1) as f64,
-            mean_reward: chunk.iter().map(|e| e.returns.first().copied().unwrap_or(0.0)).sum::<f64>() / eps,
-            format_error_rate: chunk.iter().filter(|e| e.turns.iter().any(|t| t.format_error)).count() as f64
+            mean_reward: won.iter().map(|w| w.1).sum::<f64>() / eps,
+            format_error_rate: chunk
+                .iter()
+                .filter(|e| e.turns.iter().any(|t| t.policy == 0 && t.format_error))
+                .count() as f64
                 / eps,
             mean_response_tokens: chunk
                 .iter()
-                .map(|e| e.turns.iter().map(|t| t.response_ids.len()).sum::<usize>())
+                .map(|e| {
+                    e.turns.iter().filter(|t| t.policy == 0).map(|t| t.response_ids.len()).sum::<usize>()
+                })
                 .sum::<usize>() as f64
                 / eps,
             failed: chunk.iter().filter(|e| e.error.is_some()).count(),
         });
     }
     Ok(out)
+}
+
+/// Whether an episode counts as a success for the learner, and the learner's return: against a
+/// fixed opponent (`versus`) in a game of `seats > 1`, a win (its return beats every other
+/// seat's) and its own return; otherwise the environment's success flag and seat 0's return.
+pub fn learner_outcome(e: &Episode, seats: usize, versus: bool) -> (bool, f64) {
+    let ret = |j: usize| e.returns.get(j).copied().unwrap_or(0.0);
+    if versus && seats > 1 {
+        let me = learner_seat(&e.spec, seats);
+        let best_other = (0..seats).filter(|&j| j != me).map(ret).fold(f64::NEG_INFINITY, f64::max);
+        (e.error.is_none() && best_other < ret(me), ret(me))
+    } else {
+        (e.success, ret(0))
+    }
+}
+
+/// The seat a learner plays in `spec` against fixed opponents: groups alternate between seats,
+/// so every episode of a group (same start, compared by group estimators) has the same role.
+pub fn learner_seat(spec: &EpisodeSpec, seats: usize) -> usize {
+    spec.group % seats.max(1)
 }
 
 /// A markdown table of evaluation results.
@@ -220,8 +280,8 @@ impl ItemResult {
             sample: item.sample,
             success: episode.success,
             reward: episode.returns.first().copied().unwrap_or(0.0),
-            tokens: episode.turns.iter().map(|t| t.response_ids.len()).sum(),
-            format_error: episode.turns.iter().any(|t| t.format_error),
+            tokens: episode.turns.iter().filter(|t| t.policy == 0).map(|t| t.response_ids.len()).sum(),
+            format_error: episode.turns.iter().any(|t| t.policy == 0 && t.format_error),
             error: episode.error.clone(),
             policy: policy.to_string(),
         }
@@ -458,6 +518,28 @@ mod tests {
         let random = evaluate(&mut RandomPolicy::new(0), &tasks, 16, 2, HELD_OUT_BASE, &opts).unwrap();
         assert!(random.iter().all(|r| r.mean_at_k < 0.5), "{random:?}");
         assert!(table(&random).contains("| caesar | 1 | 16 | 2 |"));
+    }
+
+    #[test]
+    fn games_score_the_learner_against_the_opponent_at_both_seats() {
+        let tasks = vec![("tic_tac_toe".to_string(), 1)];
+        let opts = RolloutOptions::default();
+        let eval = |learner: &mut dyn Policy, opp: &mut dyn Policy| {
+            evaluate_vs(learner, Some(opp), &tasks, 40, 1, HELD_OUT_BASE, &opts).unwrap().remove(0)
+        };
+        // Minimax wins most games against random play, from either seat, and never loses.
+        let strong = eval(&mut OraclePolicy::new(1), &mut RandomPolicy::new(2));
+        assert!(strong.pass_at_1 > 0.6 && strong.mean_reward > 0.5, "{strong:?}");
+        // Random play never beats minimax, whichever seat it takes.
+        let weak = eval(&mut RandomPolicy::new(3), &mut OraclePolicy::new(4));
+        assert_eq!(weak.pass_at_1, 0.0, "{weak:?}");
+        assert!(weak.mean_reward < 0.0, "{weak:?}");
+        // Learner seats alternate with the problem index.
+        let spec = |group| EpisodeSpec { env: "tic_tac_toe".into(), seed: 0, level: 1, group };
+        assert_eq!(
+            (learner_seat(&spec(0), 2), learner_seat(&spec(1), 2), learner_seat(&spec(5), 1)),
+            (0, 1, 0)
+        );
     }
 }
 

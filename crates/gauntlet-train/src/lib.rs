@@ -10,6 +10,7 @@
 //! - [`optim`]: AdamW, gradient clipping and the warm-up + cosine schedule.
 //! - [`eval`]: held-out evaluation (pass@1, mean@k, pass@k, format errors) of any
 //!   [`gauntlet_rollout::Policy`].
+//! - [`vocab`]: the BPE tokenizer a from-scratch model learns from its task mix.
 //! - [`curriculum`], [`batch`], [`metrics`], [`report`].
 //!
 //! Run layout (`run_dir`): `config.toml`, `metrics.jsonl`, `checkpoints/step-NNNNNN/`,
@@ -28,6 +29,7 @@ pub mod report;
 mod rl;
 mod sft;
 pub mod trainer;
+pub mod vocab;
 
 use std::path::{Path, PathBuf};
 

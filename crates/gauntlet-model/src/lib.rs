@@ -7,7 +7,8 @@
 //!   tensor names follow Hugging Face `config.json`/`model.safetensors` for Llama and Qwen2.
 //! - [`logprobs`]: differentiable log-probs and entropies of given tokens.
 //! - [`sampling`]: batched sampling with a [`KvCache`] (temperature, top-p, top-k, stop
-//!   strings, max tokens), seeded, returning behaviour log-probs.
+//!   strings, max tokens), seeded, returning behaviour log-probs; [`generate_rows`] gives each
+//!   row its own knobs and reports tokens as they are drawn (for the policy server).
 //! - [`checkpoint`]: seeded initialisation, loading and atomic saving in the HF layout.
 //! - [`Tokenizer`] ([`tokenizer`]): a byte-level tokenizer for from-scratch models and
 //!   `tokenizer.json` for pretrained ones; [`ChatTemplate`] renders `tokenizer_config.json`'s
@@ -61,7 +62,10 @@ pub use config::{Config, RopeStyle};
 pub use error::{Error, Result};
 pub use kv_cache::KvCache;
 pub use llama::{rms_norm_slow, Block, Llama, Mlp};
-pub use sampling::{generate, generate_seeded, ChatModel, Completion, FinishReason, SamplingParams};
+pub use sampling::{
+    generate, generate_rows, generate_seeded, ChatModel, Completion, FinishReason, Row, RowEvent,
+    SamplingParams,
+};
 pub use tokenizer::{Tokenizer, SPECIAL_TOKENS};
 
 #[cfg(test)]

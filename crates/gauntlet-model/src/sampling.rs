@@ -20,6 +20,39 @@
 //! decoded text contains a stop string (text cut before it; tokens up to the one completing it).
 //! Row `r` draws from the stream seeded by `(seed, r)`, so a row's output depends on its prompt,
 //! the seed and its index only, not on the other rows.
+//!
+//! [`generate_seeded`] takes one seed per row instead, and [`generate_rows`] one seed *and* one
+//! set of knobs per row, reporting each token as it is drawn (with its most likely alternatives
+//! and the text it makes final) and each row as it finishes: what an OpenAI-compatible server
+//! needs to batch unrelated requests together and stream them. All three share one decoding
+//! loop, so a row gives the same tokens whichever of them samples it and whatever shares its
+//! batch.
+//!
+//! ```
+//! use gauntlet_model::{checkpoint, generate_rows, Config, Row, RowEvent, SamplingParams, Tokenizer};
+//! let (model, _) = checkpoint::new_model(&Config::tiny(260), &candle_core::Device::Cpu, 1).unwrap();
+//! let tok = Tokenizer::bytes();
+//! let (greedy, hot) = (
+//!     SamplingParams { temperature: 0.0, max_tokens: 4, ..Default::default() },
+//!     SamplingParams { temperature: 1.0, max_tokens: 6, ..Default::default() },
+//! );
+//! let prompt = tok.encode("hi").unwrap();
+//! let rows = [
+//!     Row { prompt: &prompt, seed: 1, params: &greedy, top_logprobs: 2, stream_text: true },
+//!     Row { prompt: &prompt, seed: 2, params: &hot, top_logprobs: 0, stream_text: false },
+//! ];
+//! let mut streamed = String::new();
+//! let mut on_event = |e: RowEvent<'_>| {
+//!     if let RowEvent::Token { row: 0, text, top, .. } = e {
+//!         assert_eq!(top.len(), 2);
+//!         streamed.push_str(text);
+//!     }
+//!     true
+//! };
+//! let out = generate_rows(&model, &tok, &rows, Some(&mut on_event)).unwrap();
+//! assert_eq!((out[0].tokens.len(), out[1].tokens.len()), (4, 6));
+//! assert_eq!(streamed, out[0].text);
+//! ```
 
 use candle_core::Tensor;
 use gauntlet_core::{rng::splitmix64, Rng};
@@ -124,13 +157,26 @@ pub fn sample_token(z: &[f32], p: &SamplingParams, rng: &mut Rng) -> (u32, f32) 
     (last as u32, logprob(last))
 }
 
-fn check(params: &SamplingParams, prompts: &[Vec<u32>], model: &Llama) -> Result<()> {
+fn check_row(params: &SamplingParams, prompt: &[u32], model: &Llama, row: Option<usize>) -> Result<()> {
+    let at = |msg: String| match row {
+        Some(r) => Error::Sampling(format!("row {r}: {msg}")),
+        None => Error::Sampling(msg),
+    };
     if !(params.top_p > 0.0 && params.top_p <= 1.0) {
-        return Err(Error::Sampling(format!("`top_p` {} must be in (0, 1]", params.top_p)));
+        return Err(at(format!("`top_p` {} must be in (0, 1]", params.top_p)));
     }
     if params.temperature < 0.0 || !params.temperature.is_finite() {
-        return Err(Error::Sampling(format!("`temperature` {} must be ≥ 0", params.temperature)));
+        return Err(at(format!("`temperature` {} must be ≥ 0", params.temperature)));
     }
+    let v = model.cfg.vocab_size as u32;
+    if let Some(bad) = prompt.iter().find(|&&t| t >= v) {
+        return Err(at(format!("prompt token {bad} is outside the vocabulary of {v}")));
+    }
+    Ok(())
+}
+
+fn check(params: &SamplingParams, prompts: &[Vec<u32>], model: &Llama) -> Result<()> {
+    check_row(params, &[], model, None)?;
     if let Some(i) = prompts.iter().position(|p| p.is_empty()) {
         return Err(Error::Sampling(format!("prompt {i} is empty")));
     }
@@ -142,9 +188,8 @@ fn check(params: &SamplingParams, prompts: &[Vec<u32>], model: &Llama) -> Result
             model.rope.max_positions()
         )));
     }
-    let v = model.cfg.vocab_size as u32;
-    if let Some(bad) = prompts.iter().flatten().find(|&&t| t >= v) {
-        return Err(Error::Sampling(format!("prompt token {bad} is outside the vocabulary of {v}")));
+    for p in prompts {
+        check_row(params, p, model, None)?;
     }
     Ok(())
 }
@@ -174,20 +219,156 @@ pub fn generate_seeded(
     if seeds.len() != prompts.len() {
         return Err(Error::Sampling(format!("{} seeds for {} prompts", seeds.len(), prompts.len())));
     }
-    let b = prompts.len();
+    let rows: Vec<Row<'_>> = prompts
+        .iter()
+        .zip(seeds)
+        .map(|(p, &seed)| Row { prompt: p, seed, params, top_logprobs: 0, stream_text: false })
+        .collect();
+    generate_rows(model, tokenizer, &rows, None)
+}
+
+/// One row of [`generate_rows`]: a prompt with its own seed and sampling knobs.
+#[derive(Debug, Clone, Copy)]
+pub struct Row<'a> {
+    /// Prompt token ids (not empty).
+    pub prompt: &'a [u32],
+    /// Seed of the row's sampling stream (`params.seed` is ignored).
+    pub seed: u64,
+    /// The row's sampling knobs.
+    pub params: &'a SamplingParams,
+    /// How many most likely alternatives to report with each token ([`RowEvent::Token::top`]);
+    /// 0 = none.
+    pub top_logprobs: usize,
+    /// Whether to report the text each token adds ([`RowEvent::Token::text`]), for streaming.
+    pub stream_text: bool,
+}
+
+/// What [`generate_rows`] reports to its callback, as soon as it happens.
+#[derive(Debug)]
+pub enum RowEvent<'a> {
+    /// Row `row` sampled `token`.
+    Token {
+        /// Index of the row in the batch.
+        row: usize,
+        /// The sampled id.
+        token: u32,
+        /// Its behaviour log-prob (see the module doc).
+        logprob: f32,
+        /// The row's `top_logprobs` most likely ids at this step with their log-probs under the
+        /// same distribution, most likely first (ties to the smaller id).
+        top: &'a [(u32, f32)],
+        /// Text this token makes final, when the row asked for `stream_text` (else empty): the
+        /// decoded text grows by it, minus a trailing incomplete UTF-8 character and minus any
+        /// tail that could still become a stop string; those come with a later token. The
+        /// pieces of a row add up to its [`Completion::text`].
+        text: &'a str,
+    },
+    /// Row `row` finished (stop token, stop string or its `max_tokens`).
+    Done {
+        /// Index of the row in the batch.
+        row: usize,
+        /// Its completion, the same as the row's entry in the returned vector.
+        completion: &'a Completion,
+    },
+}
+
+/// Per-row state of the text stream: what has been reported so far.
+#[derive(Default)]
+struct TextStream {
+    sent: String,
+}
+
+impl TextStream {
+    /// The new final text given the row's decoded text so far (`done`: the row's final text).
+    fn advance(&mut self, text: &str, stops: &[String], done: bool) -> String {
+        let mut safe = text;
+        if !done {
+            safe = safe.trim_end_matches('\u{FFFD}');
+            // Hold back the longest tail that is a proper prefix of a stop string.
+            let hold = stops
+                .iter()
+                .flat_map(|s| (1..s.len()).filter(|&n| s.is_char_boundary(n)).map(move |n| &s[..n]))
+                .filter(|p| safe.ends_with(*p))
+                .map(str::len)
+                .max()
+                .unwrap_or(0);
+            safe = &safe[..safe.len() - hold];
+        }
+        match safe.strip_prefix(self.sent.as_str()) {
+            Some(new) if !new.is_empty() => {
+                let new = new.to_string();
+                self.sent.push_str(&new);
+                new
+            }
+            _ => String::new(),
+        }
+    }
+}
+
+/// The `k` most likely ids of logits `z` under temperature `t` (1 when greedy), with their
+/// log-probs, most likely first, ties to the smaller id.
+fn top_logprobs(z: &[f32], temperature: f64, k: usize) -> Vec<(u32, f32)> {
+    if k == 0 {
+        return Vec::new();
+    }
+    let t = if temperature > 0.0 { temperature as f32 } else { 1.0 };
+    let mx = z.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let lse = mx / t + z.iter().map(|v| ((v - mx) / t).exp()).sum::<f32>().ln();
+    let mut idx: Vec<usize> = (0..z.len()).collect();
+    let order = |a: &usize, b: &usize| z[*b].total_cmp(&z[*a]).then(a.cmp(b));
+    let k = k.min(idx.len());
+    if k < idx.len() {
+        idx.select_nth_unstable_by(k - 1, order);
+        idx.truncate(k);
+    }
+    idx.sort_unstable_by(order);
+    idx.into_iter().map(|i| (i as u32, z[i] / t - lse)).collect()
+}
+
+/// Samples a batch of rows that each have their own prompt, seed and sampling knobs, reporting
+/// every token and every finished row to `on_event` as it happens (for streaming servers).
+///
+/// Each row follows exactly the rules of [`generate_seeded`] with its own `params`: the returned
+/// completions are the ones `generate_seeded` would give each row alone with the same seed. The
+/// batch runs until its last row finishes; a finished row is reported at once
+/// ([`RowEvent::Done`]). When `on_event` returns `false` for a row's event, the row is cancelled
+/// (nothing more is reported for it; its returned completion is cut where it stopped, with
+/// finish reason `Length`).
+pub fn generate_rows(
+    model: &Llama,
+    tokenizer: &Tokenizer,
+    rows: &[Row<'_>],
+    mut on_event: Option<&mut dyn FnMut(RowEvent<'_>) -> bool>,
+) -> Result<Vec<Completion>> {
+    let b = rows.len();
     if b == 0 {
         return Ok(Vec::new());
     }
+    for (r, row) in rows.iter().enumerate() {
+        if row.prompt.is_empty() {
+            return Err(Error::Sampling(format!("prompt {r} is empty")));
+        }
+        check_row(row.params, row.prompt, model, Some(r))?;
+        if row.prompt.len() + row.params.max_tokens > model.rope.max_positions() {
+            return Err(Error::Sampling(format!(
+                "row {r}: prompt of {} tokens + `max_tokens` {} exceeds the model's {} positions",
+                row.prompt.len(),
+                row.params.max_tokens,
+                model.rope.max_positions()
+            )));
+        }
+    }
     let dev = model.device();
-    let longest = prompts.iter().map(Vec::len).max().unwrap_or(0);
+    let longest = rows.iter().map(|r| r.prompt.len()).max().unwrap_or(0);
     let mut ids = vec![0u32; b * longest];
     let mut valid = vec![0u8; b * longest];
-    for (r, p) in prompts.iter().enumerate() {
+    for (r, row) in rows.iter().enumerate() {
+        let p = row.prompt;
         let pad = longest - p.len();
         ids[r * longest + pad..][..p.len()].copy_from_slice(p);
         valid[r * longest + pad..][..p.len()].fill(1);
     }
-    let mut rngs: Vec<Rng> = seeds.iter().map(|&s| Rng::new(s)).collect();
+    let mut rngs: Vec<Rng> = rows.iter().map(|r| Rng::new(r.seed)).collect();
     let mut out: Vec<Completion> = (0..b)
         .map(|_| Completion {
             tokens: vec![],
@@ -196,54 +377,103 @@ pub fn generate_seeded(
             finish_reason: FinishReason::Length,
         })
         .collect();
-    let mut active = vec![params.max_tokens > 0; b];
+    let mut streams: Vec<TextStream> = (0..b).map(|_| TextStream::default()).collect();
+    let mut active: Vec<bool> = rows.iter().map(|r| r.params.max_tokens > 0).collect();
+    let mut reported = vec![false; b];
     let mut cache = KvCache::new(model.layers.len(), b);
     let mut logits =
         model.forward_cached(&Tensor::from_vec(ids, (b, longest), dev)?, Some(&valid), &mut cache, true)?;
-    let max_stop = params.stop.iter().map(String::len).max().unwrap_or(0);
+    report_finished(&out, &active, &mut reported, &mut on_event);
     while active.iter().any(|&a| a) {
-        let rows: Vec<Vec<Vec<f32>>> = logits.to_dtype(candle_core::DType::F32)?.to_vec3()?;
+        let z: Vec<Vec<Vec<f32>>> = logits.to_dtype(candle_core::DType::F32)?.to_vec3()?;
         let mut next = vec![0u32; b];
         let mut step_valid = vec![0u8; b];
         for r in 0..b {
+            let params = rows[r].params;
             let c = &mut out[r];
             next[r] = c.tokens.last().copied().unwrap_or(0);
             if !active[r] {
                 continue;
             }
-            let (tok, lp) = sample_token(&rows[r][0], params, &mut rngs[r]);
+            let (tok, lp) = sample_token(&z[r][0], params, &mut rngs[r]);
             c.tokens.push(tok);
             c.logprobs.push(lp);
             next[r] = tok;
             step_valid[r] = 1;
+            let mut decoded = None;
             if params.stop_token_ids.contains(&tok) {
                 c.finish_reason = FinishReason::Stop;
                 active[r] = false;
-            } else if max_stop > 0 {
+            } else if params.stop.iter().any(|s| !s.is_empty()) {
                 let text = tokenizer.decode(&c.tokens, true)?;
-                if params.stop.iter().any(|s| text.contains(s.as_str())) {
+                if params.stop.iter().any(|s| !s.is_empty() && text.contains(s.as_str())) {
                     c.finish_reason = FinishReason::Stop;
                     active[r] = false;
                 }
+                decoded = Some(text);
             }
             if c.tokens.len() >= params.max_tokens {
                 active[r] = false;
             }
+            if !active[r] {
+                finish_text(c, tokenizer, &params.stop)?;
+            }
+            let Some(f) = on_event.as_deref_mut() else { continue };
+            let top = top_logprobs(&z[r][0], params.temperature, rows[r].top_logprobs);
+            let text = if rows[r].stream_text {
+                let full = match (active[r], decoded) {
+                    (false, _) => c.text.clone(),
+                    (true, Some(t)) => t,
+                    (true, None) => tokenizer.decode(&c.tokens, true)?,
+                };
+                streams[r].advance(&full, &params.stop, !active[r])
+            } else {
+                String::new()
+            };
+            if !f(RowEvent::Token { row: r, token: tok, logprob: lp, top: &top, text: &text }) {
+                // Cancelled: stop the row without reporting it again.
+                if active[r] {
+                    active[r] = false;
+                    finish_text(c, tokenizer, &params.stop)?;
+                }
+                reported[r] = true;
+            }
         }
+        report_finished(&out, &active, &mut reported, &mut on_event);
         if !active.iter().any(|&a| a) {
             break;
         }
         let ids = Tensor::from_vec(next, (b, 1), dev)?;
         logits = model.forward_cached(&ids, Some(&step_valid), &mut cache, true)?;
     }
-    for c in &mut out {
-        let mut text = tokenizer.decode(&c.tokens, true)?;
-        if let Some(cut) = params.stop.iter().filter_map(|s| text.find(s.as_str())).min() {
-            text.truncate(cut);
-        }
-        c.text = text;
-    }
     Ok(out)
+}
+
+/// Reports every row that has finished and was not reported yet.
+fn report_finished(
+    out: &[Completion],
+    active: &[bool],
+    reported: &mut [bool],
+    on_event: &mut Option<&mut dyn FnMut(RowEvent<'_>) -> bool>,
+) {
+    for r in 0..out.len() {
+        if !active[r] && !reported[r] {
+            reported[r] = true;
+            if let Some(f) = on_event.as_deref_mut() {
+                f(RowEvent::Done { row: r, completion: &out[r] });
+            }
+        }
+    }
+}
+
+/// Decodes a finished row's tokens into its text, cut before the first (non-empty) stop string.
+fn finish_text(c: &mut Completion, tokenizer: &Tokenizer, stop: &[String]) -> Result<()> {
+    let mut text = tokenizer.decode(&c.tokens, true)?;
+    if let Some(cut) = stop.iter().filter(|s| !s.is_empty()).filter_map(|s| text.find(s.as_str())).min() {
+        text.truncate(cut);
+    }
+    c.text = text;
+    Ok(())
 }
 
 /// A model with its tokenizer and chat template: conversations in, completions out.
@@ -356,6 +586,102 @@ mod tests {
                 both[0].logprobs[i]
             );
         }
+    }
+
+    #[test]
+    fn rows_with_their_own_knobs_match_each_row_sampled_alone() {
+        let (model, tok) = setup();
+        let prompts =
+            [tok.encode("ab").unwrap(), tok.encode("hello there").unwrap(), tok.encode("x").unwrap()];
+        let params = [
+            SamplingParams { temperature: 0.0, max_tokens: 5, ..Default::default() },
+            SamplingParams { temperature: 0.8, top_p: 0.9, max_tokens: 9, ..Default::default() },
+            SamplingParams { temperature: 1.2, top_k: 7, max_tokens: 3, ..Default::default() },
+        ];
+        let rows: Vec<Row<'_>> = (0..3)
+            .map(|r| Row {
+                prompt: &prompts[r],
+                seed: 40 + r as u64,
+                params: &params[r],
+                top_logprobs: 3,
+                stream_text: true,
+            })
+            .collect();
+        let mut tokens = vec![Vec::new(); 3];
+        let mut texts = vec![String::new(); 3];
+        let mut done = vec![None; 3];
+        let mut on_event = |e: RowEvent<'_>| {
+            match e {
+                RowEvent::Token { row, token, logprob, top, text } => {
+                    assert!(done[row].is_none(), "token after done");
+                    assert_eq!(top.len(), 3);
+                    assert!(top.windows(2).all(|w| w[0].1 >= w[1].1));
+                    assert!(
+                        top.iter().any(|&(t, lp)| t == token && (lp - logprob).abs() < 1e-5)
+                            || logprob <= top[2].1
+                    );
+                    tokens[row].push(token);
+                    texts[row].push_str(text);
+                }
+                RowEvent::Done { row, completion } => done[row] = Some(completion.clone()),
+            }
+            true
+        };
+        let out = generate_rows(&model, &tok, &rows, Some(&mut on_event)).unwrap();
+        for r in 0..3 {
+            let alone = generate_seeded(&model, &tok, &prompts[r..=r], &[40 + r as u64], &params[r]).unwrap();
+            assert_eq!(out[r].tokens, alone[0].tokens, "row {r}");
+            assert_eq!(out[r].text, alone[0].text);
+            assert_eq!(tokens[r], out[r].tokens);
+            assert_eq!(texts[r], out[r].text, "streamed pieces add up to the text");
+            assert_eq!(done[r].as_ref(), Some(&out[r]));
+            assert_eq!(out[r].tokens.len(), params[r].max_tokens);
+        }
+        // Greedy: the first alternative is the sampled token itself.
+        let greedy = Row { top_logprobs: 1, ..rows[0] };
+        let mut firsts = Vec::new();
+        let mut on_event = |e: RowEvent<'_>| {
+            if let RowEvent::Token { token, logprob, top, .. } = e {
+                firsts.push((top[0].0 == token, (top[0].1 - logprob).abs() < 1e-6));
+            }
+            true
+        };
+        generate_rows(&model, &tok, &[greedy], Some(&mut on_event)).unwrap();
+        assert!(firsts.iter().all(|&(a, b)| a && b), "{firsts:?}");
+    }
+
+    #[test]
+    fn streamed_text_holds_back_stop_prefixes_and_cancelled_rows_stop() {
+        let mut s = TextStream::default();
+        let stops = vec!["</answer>".to_string()];
+        assert_eq!(s.advance("ok </ans", &stops, false), "ok ");
+        assert_eq!(s.advance("ok </and", &stops, false), "</and");
+        assert_eq!(s.advance("ok </and caf\u{FFFD}", &stops, false), " caf");
+        assert_eq!(s.advance("ok </and café", &stops, true), "é");
+        let (model, tok) = setup();
+        let prompt = tok.encode("abc").unwrap();
+        let p = SamplingParams { max_tokens: 20, ..Default::default() };
+        let rows = [Row { prompt: &prompt, seed: 1, params: &p, top_logprobs: 0, stream_text: false }; 2];
+        let mut seen = [0usize; 2];
+        let mut dones = 0;
+        let mut on_event = |e: RowEvent<'_>| match e {
+            RowEvent::Token { row, .. } => {
+                seen[row] += 1;
+                !(row == 0 && seen[0] == 3)
+            }
+            RowEvent::Done { .. } => {
+                dones += 1;
+                true
+            }
+        };
+        let out = generate_rows(&model, &tok, &rows, Some(&mut on_event)).unwrap();
+        assert_eq!(seen, [3, 20]);
+        assert_eq!(dones, 1, "a cancelled row is not reported as done");
+        assert_eq!(out[0].tokens, out[1].tokens[..3]);
+        let too_long = SamplingParams { max_tokens: 5000, ..Default::default() };
+        let row = Row { prompt: &prompt, seed: 1, params: &too_long, top_logprobs: 0, stream_text: false };
+        let e = generate_rows(&model, &tok, &[row], None).unwrap_err().to_string();
+        assert!(e.contains("row 0") && e.contains("5000"), "{e}");
     }
 
     #[test]

@@ -8,7 +8,9 @@
 //! - [`env`] holds [`AgentEnv`] (an [`gauntlet_core::Env`] with scripted policies and a success flag)
 //!   and [`make_env`], which resolves a name against the task and environment registries.
 //! - [`policy`] holds the [`Policy`] trait and its scripted backends ([`OraclePolicy`],
-//!   [`RandomPolicy`]); [`local`] holds the candle backend ([`LocalPolicy`]).
+//!   [`RandomPolicy`]); [`local`] holds the candle backend ([`LocalPolicy`]); [`openai`] the
+//!   OpenAI-compatible HTTP backend ([`OpenAiPolicy`]: vLLM, SGLang, `gauntlet serve policy`, …)
+//!   with bounded concurrency, retries and a circuit breaker.
 //! - [`rollout`] holds [`play`], the lockstep loop that batches every pending turn of every episode
 //!   into one policy call, renders multi-turn history as chat messages and keeps the token record
 //!   of each seat append-only.
@@ -24,14 +26,16 @@
 
 pub mod env;
 pub mod local;
+pub mod openai;
 pub mod policy;
 pub mod rollout;
 
 pub use env::{make_env, seats, AgentEnv};
 pub use local::LocalPolicy;
+pub use openai::{OpenAiConfig, OpenAiError, OpenAiPolicy, OpenAiStats};
 pub use policy::{Finish, OraclePolicy, Policy, PolicyError, RandomPolicy, Request, Response};
 pub use rollout::{
-    play, play_with, window, Episode, EpisodeSpec, History, RolloutError, RolloutOptions, Turn,
+    play, play_replicas, play_with, window, Episode, EpisodeSpec, History, RolloutError, RolloutOptions, Turn,
 };
 
 pub use gauntlet_model::ChatMessage;

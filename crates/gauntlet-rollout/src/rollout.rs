@@ -181,7 +181,6 @@ pub fn play_with(
     assign: &dyn Fn(&EpisodeSpec, AgentId) -> usize,
     opts: &RolloutOptions,
 ) -> Result<Vec<Episode>, RolloutError> {
-    let mut live = Vec::with_capacity(specs.len());
     let mut seen: std::collections::HashMap<&EpisodeSpec, u64> = std::collections::HashMap::new();
     let mut replicas = Vec::with_capacity(specs.len());
     for spec in specs {
@@ -189,6 +188,25 @@ pub fn play_with(
         replicas.push(*r);
         *r += 1;
     }
+    play_replicas(specs, &replicas, policies, assign, opts)
+}
+
+/// [`play_with`] where the caller numbers the replicas: `replicas[i]` is spec `i`'s index among
+/// the identical specs of the whole experiment (its sample index), which seeds its requests.
+///
+/// `play_with` numbers identical specs `0, 1, …` in the order they appear, so playing a subset of
+/// an experiment (the unfinished items of a resumed evaluation, one chunk of a long one) with
+/// the same replica numbers gives exactly the episodes the whole experiment would have. Panics
+/// if `replicas` and `specs` differ in length.
+pub fn play_replicas(
+    specs: &[EpisodeSpec],
+    replicas: &[u64],
+    policies: &mut [&mut dyn Policy],
+    assign: &dyn Fn(&EpisodeSpec, AgentId) -> usize,
+    opts: &RolloutOptions,
+) -> Result<Vec<Episode>, RolloutError> {
+    assert_eq!(specs.len(), replicas.len(), "one replica number per spec");
+    let mut live = Vec::with_capacity(specs.len());
     for (i, spec) in specs.iter().enumerate() {
         let mut env = make_env(&spec.env).map_err(RolloutError::UnknownEnv)?;
         let level =

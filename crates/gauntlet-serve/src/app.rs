@@ -149,11 +149,12 @@ async fn method_not_allowed(req: Request) -> ApiError {
         kind: "invalid_request_error",
         code: "method_not_allowed",
         message: format!("`{}` is not allowed on `{}`", req.method(), req.uri().path()),
+        param: None,
     }
 }
 
 /// Byte-wise comparison whose time does not depend on where the strings differ.
-fn same(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 

@@ -28,21 +28,23 @@ impl FromRequest<AppState> for JsonBody {
                 ApiError::bad_request("unreadable_body", format!("could not read the request body: {r}"))
             }
         })?;
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            return Ok(JsonBody(Value::Null));
-        }
         let len = bytes.len();
-        let parse = move || {
-            serde_json::from_slice(&bytes).map(JsonBody).map_err(|e| {
-                ApiError::bad_request("malformed_json", format!("request body is not valid JSON: {e}"))
-            })
-        };
+        let parse = move || parse_json(&bytes).map(JsonBody);
         if len > HEAVY_BODY_BYTES {
             heavy(state, parse).await
         } else {
             parse()
         }
     }
+}
+
+/// Parses a request body as JSON; an empty (or all-whitespace) body reads as `null`.
+pub fn parse_json(bytes: &[u8]) -> ApiResult<Value> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Value::Null);
+    }
+    serde_json::from_slice(bytes)
+        .map_err(|e| ApiError::bad_request("malformed_json", format!("request body is not valid JSON: {e}")))
 }
 
 /// A short rendering of a JSON value for error messages.
@@ -58,7 +60,8 @@ pub fn show(v: &Value) -> String {
     format!("{}...", &s[..end])
 }
 
-fn type_name(v: &Value) -> &'static str {
+/// How a JSON value's type reads in messages (`a string`, `an array`).
+pub fn type_name(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -87,7 +90,8 @@ impl<'a> Obj<'a> {
         }
     }
 
-    fn field(&self, key: &str) -> String {
+    /// The full name of field `key` in the request (`requests[1].level`, or `level` at the top).
+    pub fn field(&self, key: &str) -> String {
         if self.place.is_empty() {
             key.to_string()
         } else {
@@ -95,11 +99,19 @@ impl<'a> Obj<'a> {
         }
     }
 
-    fn wrong(&self, key: &str, want: &str, got: &Value) -> ApiError {
+    /// A 400 `wrong_type` error for field `key`: expected `want`, got `got`.
+    pub fn wrong(&self, key: &str, want: &str, got: &Value) -> ApiError {
         ApiError::bad_request(
             "wrong_type",
             format!("field `{}`: expected {want}, got {} `{}`", self.field(key), type_name(got), show(got)),
         )
+        .with_param(self.field(key))
+    }
+
+    /// A 400 error with `code` about field `key`: "field `key`: {message}".
+    pub fn bad(&self, key: &str, code: &'static str, message: impl std::fmt::Display) -> ApiError {
+        ApiError::bad_request(code, format!("field `{}`: {message}", self.field(key)))
+            .with_param(self.field(key))
     }
 
     /// Refuse fields outside `known`, listing the accepted ones.
@@ -109,7 +121,8 @@ impl<'a> Obj<'a> {
             return Err(ApiError::bad_request(
                 "unknown_field",
                 format!("unknown field `{}`; expected {list}", self.field(k)),
-            ));
+            )
+            .with_param(self.field(k)));
         }
         Ok(())
     }
@@ -135,9 +148,38 @@ impl<'a> Obj<'a> {
 
     /// A required string field.
     pub fn str_req(&self, key: &str) -> ApiResult<&'a str> {
-        self.str_opt(key)?.ok_or_else(|| {
-            ApiError::bad_request("missing_field", format!("field `{}` is required", self.field(key)))
-        })
+        self.str_opt(key)?.ok_or_else(|| self.missing(key))
+    }
+
+    /// A 400 `missing_field` error for field `key`.
+    pub fn missing(&self, key: &str) -> ApiError {
+        ApiError::bad_request("missing_field", format!("field `{}` is required", self.field(key)))
+            .with_param(self.field(key))
+    }
+
+    /// An optional number field.
+    pub fn f64_opt(&self, key: &str) -> ApiResult<Option<f64>> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) => v.as_f64().map(Some).ok_or_else(|| self.wrong(key, "a number", v)),
+        }
+    }
+
+    /// An optional boolean field.
+    pub fn bool_opt(&self, key: &str) -> ApiResult<Option<bool>> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(v) => Err(self.wrong(key, "a boolean", v)),
+        }
+    }
+
+    /// An optional integer field (negative allowed).
+    pub fn i64_opt(&self, key: &str) -> ApiResult<Option<i64>> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) => v.as_i64().map(Some).ok_or_else(|| self.wrong(key, "an integer", v)),
+        }
     }
 
     /// An optional non-negative integer field.
@@ -159,13 +201,10 @@ impl<'a> Obj<'a> {
             None => Ok(Difficulty::MIN),
             Some(v) => {
                 let bad = || {
-                    ApiError::bad_request(
+                    self.bad(
+                        key,
                         "bad_level",
-                        format!(
-                            "field `{}`: level must be an integer in 1..=5, got `{}`",
-                            self.field(key),
-                            show(v)
-                        ),
+                        format!("level must be an integer in 1..=5, got `{}`", show(v)),
                     )
                 };
                 let n = v.as_u64().ok_or_else(bad)?;

@@ -10,7 +10,8 @@ use serde::Serialize;
 /// `type` is the broad class (`invalid_request_error`, `authentication_error`,
 /// `not_found_error`, `conflict_error`, `request_too_large`, `capacity_error`, `server_error`),
 /// `code` the precise reason (`unknown_task`, `bad_level`, `malformed_json`, …), and `message`
-/// a sentence for a person naming the bad value and, where there is one, the fix.
+/// a sentence for a person naming the bad value and, where there is one, the fix. The policy
+/// server also names the request field at fault in `param`, as OpenAI does (absent elsewhere).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApiError {
     /// HTTP status.
@@ -21,6 +22,8 @@ pub struct ApiError {
     pub code: &'static str,
     /// Human-readable message.
     pub message: String,
+    /// The request field at fault (`messages[1].role`), when there is one.
+    pub param: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -33,6 +36,8 @@ struct Inner<'a> {
     message: &'a str,
     #[serde(rename = "type")]
     kind: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    param: Option<&'a str>,
     code: &'a str,
 }
 
@@ -44,17 +49,30 @@ impl ApiError {
             kind: "invalid_request_error",
             code,
             message: message.into(),
+            param: None,
         }
     }
 
     /// A 404 `not_found_error` with the given code.
     pub fn not_found(code: &'static str, message: impl Into<String>) -> Self {
-        ApiError { status: StatusCode::NOT_FOUND, kind: "not_found_error", code, message: message.into() }
+        ApiError {
+            status: StatusCode::NOT_FOUND,
+            kind: "not_found_error",
+            code,
+            message: message.into(),
+            param: None,
+        }
     }
 
     /// A 409 `conflict_error` (the request is well formed but the session's state refuses it).
     pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
-        ApiError { status: StatusCode::CONFLICT, kind: "conflict_error", code, message: message.into() }
+        ApiError {
+            status: StatusCode::CONFLICT,
+            kind: "conflict_error",
+            code,
+            message: message.into(),
+            param: None,
+        }
     }
 
     /// A 401 `authentication_error`.
@@ -64,6 +82,7 @@ impl ApiError {
             kind: "authentication_error",
             code: "invalid_token",
             message: message.into(),
+            param: None,
         }
     }
 
@@ -74,6 +93,7 @@ impl ApiError {
             kind: "request_too_large",
             code: "body_too_large",
             message: message.into(),
+            param: None,
         }
     }
 
@@ -84,6 +104,7 @@ impl ApiError {
             kind: "capacity_error",
             code,
             message: message.into(),
+            param: None,
         }
     }
 
@@ -94,7 +115,19 @@ impl ApiError {
             kind: "server_error",
             code,
             message: message.into(),
+            param: None,
         }
+    }
+
+    /// A 404 `not_found_error` for an unknown model (OpenAI's code `model_not_found`).
+    pub fn unknown_model(message: impl Into<String>) -> Self {
+        ApiError::not_found("model_not_found", message).with_param("model")
+    }
+
+    /// Name the request field at fault (`param` in the body).
+    pub fn with_param(mut self, param: impl Into<String>) -> Self {
+        self.param = Some(param.into());
+        self
     }
 
     /// Prefix the message with the place in the request it concerns (`items[3]`).
@@ -106,7 +139,12 @@ impl ApiError {
     /// The JSON body of this error.
     pub fn body(&self) -> serde_json::Value {
         serde_json::to_value(Body {
-            error: Inner { message: &self.message, kind: self.kind, code: self.code },
+            error: Inner {
+                message: &self.message,
+                kind: self.kind,
+                param: self.param.as_deref(),
+                code: self.code,
+            },
         })
         .unwrap_or_default()
     }
@@ -122,7 +160,14 @@ impl std::error::Error for ApiError {}
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = Body { error: Inner { message: &self.message, kind: self.kind, code: self.code } };
+        let body = Body {
+            error: Inner {
+                message: &self.message,
+                kind: self.kind,
+                param: self.param.as_deref(),
+                code: self.code,
+            },
+        };
         let mut resp = (self.status, axum::Json(body)).into_response();
         if self.status == StatusCode::SERVICE_UNAVAILABLE {
             resp.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));

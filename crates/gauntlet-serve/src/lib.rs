@@ -1,5 +1,9 @@
 //! # gauntlet-serve
 //!
+//! gauntlet's two HTTP servers. The policy server (`gauntlet serve policy`, module [`policy`])
+//! puts a model behind the OpenAI Chat Completions API with batching, streaming, log-probs and
+//! vLLM's token-id extensions. The rest of this page is about the environment server.
+//!
 //! The environment server (`gauntlet serve env`): every single-turn task and every multi-turn
 //! environment or game of gauntlet, as JSON over HTTP, for trainers written in any language
 //! (a verl or TRL reward function, an agent loop in Python).
@@ -73,6 +77,7 @@ pub mod catalog;
 mod config;
 mod error;
 pub mod generate;
+pub mod policy;
 mod server;
 pub mod session_api;
 pub mod sessions;
@@ -81,4 +86,5 @@ pub mod verify;
 pub use app::{router, router_with_envs, AppState, Stats};
 pub use config::EnvServerConfig;
 pub use error::{ApiError, ApiResult};
+pub use policy::PolicyServerConfig;
 pub use server::{bind, run, serve, serve_with_shutdown, ServeError};

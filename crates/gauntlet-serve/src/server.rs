@@ -20,7 +20,7 @@ pub enum ServeError {
         source: std::io::Error,
     },
     /// The runtime could not be built or the server failed while running.
-    #[error("environment server: {0}")]
+    #[error("server: {0}")]
     Io(#[from] std::io::Error),
 }
 

@@ -5,8 +5,48 @@
 //! pass@1 counts the first sample, mean@k averages all `k`, pass@k counts a problem solved when
 //! any sample is. The same policy, tasks, `n`, `k` and sampling settings give the same numbers
 //! (sampling seeds depend on the problem and sample index only).
+//!
+//! ## Evaluation at scale
+//!
+//! [`evaluate`] plays everything in one lockstep batch. For big suites and remote policies,
+//! [`items`] lists the episodes one by one ([`EvalItem`]: task, level, problem, sample),
+//! [`run_items`] plays any subset of them in chunks on one or more lanes (threads, each with its
+//! own clone of an HTTP policy, so one chunk's slowest request does not idle the server) and
+//! reports each finished episode as an [`ItemResult`], and [`summarize`] turns the results
+//! into the same [`TaskEval`] rows. An item's sampling seeds depend on its identity only
+//! ([`gauntlet_rollout::play_replicas`]), so any split into chunks, any number of lanes and any
+//! resumption give exactly the episodes of one [`evaluate`] call, and the same table. Like
+//! [`evaluate`], one policy plays every seat; games against a fixed opponent ([`evaluate_vs`])
+//! go through the one-batch path only.
+//!
+//! [`ResultsLog`] appends one JSON line per finished item to a file: a re-run with the same
+//! file skips the items that finished without error and reports over all of them; failed items
+//! (a policy error such as an unreachable server) are played again.
+//!
+//! ```
+//! use gauntlet_rollout::{OraclePolicy, Policy, RolloutOptions};
+//! use gauntlet_train::eval::{self, HELD_OUT_BASE};
+//! let tasks = vec![("caesar".to_string(), 1)];
+//! let todo = eval::items(&tasks, 4, 2);
+//! let mut oracle = OraclePolicy::new(0);
+//! let mut lanes: Vec<&mut (dyn Policy + Send)> = vec![&mut oracle];
+//! let mut results = Vec::new();
+//! let opts = RolloutOptions::default();
+//! eval::run_items(&mut lanes, &todo, HELD_OUT_BASE, 3, &opts, &mut |r| results.push(r)).unwrap();
+//! let rows = eval::summarize(&tasks, 4, 2, HELD_OUT_BASE, &results);
+//! assert_eq!(rows[0].pass_at_1, 1.0);
+//! assert_eq!(rows, eval::evaluate(&mut OraclePolicy::new(0), &tasks, 4, 2, HELD_OUT_BASE, &opts).unwrap());
+//! ```
 
-use gauntlet_rollout::{play, play_with, Episode, EpisodeSpec, Policy, RolloutError, RolloutOptions};
+use std::collections::HashMap;
+use std::io::{Read, Seek, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use gauntlet_rollout::{
+    play, play_replicas, play_with, Episode, EpisodeSpec, Policy, RolloutError, RolloutOptions,
+};
 use serde::{Deserialize, Serialize};
 
 /// First seed of held-out problems (training seeds are below `2^40`).
@@ -166,6 +206,304 @@ pub fn table(rows: &[TaskEval]) -> String {
     s
 }
 
+/// One evaluation episode: problem `index` of `task` at `level` (seed `seed_base + index`),
+/// sample `sample` of `k`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct EvalItem {
+    /// Task or environment name.
+    pub task: String,
+    /// Level 1..=5.
+    pub level: u8,
+    /// Problem index (its seed is `seed_base + index`).
+    pub index: u64,
+    /// Sample index among the `k` of the problem.
+    pub sample: u64,
+}
+
+impl EvalItem {
+    /// The episode to play; `group` is the problem index, as in [`evaluate`].
+    pub fn spec(&self, seed_base: u64) -> EpisodeSpec {
+        EpisodeSpec {
+            env: self.task.clone(),
+            seed: seed_base + self.index,
+            level: self.level,
+            group: self.index as usize,
+        }
+    }
+}
+
+/// The items of an evaluation of `n` problems × `k` samples per `(task, level)`, in the order
+/// [`evaluate`] plays them (task, then problem, then sample).
+pub fn items(tasks: &[(String, u8)], n: usize, k: usize) -> Vec<EvalItem> {
+    let mut out = Vec::with_capacity(tasks.len() * n * k);
+    for (task, level) in tasks {
+        for index in 0..n as u64 {
+            for sample in 0..k as u64 {
+                out.push(EvalItem { task: task.clone(), level: *level, index, sample });
+            }
+        }
+    }
+    out
+}
+
+/// One finished episode of an evaluation: one line of a [`ResultsLog`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ItemResult {
+    /// Task or environment name.
+    pub task: String,
+    /// Level.
+    pub level: u8,
+    /// The problem's seed (`seed_base + index`).
+    pub seed: u64,
+    /// Sample index.
+    pub sample: u64,
+    /// Whether the episode succeeded.
+    pub success: bool,
+    /// Episode return of seat 0.
+    pub reward: f64,
+    /// Tokens sampled over the episode.
+    pub tokens: usize,
+    /// Some turn had no parsable answer.
+    pub format_error: bool,
+    /// Why the episode failed (policy or environment error); `None` for a scored episode.
+    pub error: Option<String>,
+    /// The policy that played it.
+    #[serde(default)]
+    pub policy: String,
+}
+
+impl ItemResult {
+    /// The result of playing `item` as `episode`.
+    pub fn new(item: &EvalItem, seed_base: u64, episode: &Episode, policy: &str) -> Self {
+        ItemResult {
+            task: item.task.clone(),
+            level: item.level,
+            seed: seed_base + item.index,
+            sample: item.sample,
+            success: episode.success,
+            reward: episode.returns.first().copied().unwrap_or(0.0),
+            tokens: episode.turns.iter().filter(|t| t.policy == 0).map(|t| t.response_ids.len()).sum(),
+            format_error: episode.turns.iter().any(|t| t.policy == 0 && t.format_error),
+            error: episode.error.clone(),
+            policy: policy.to_string(),
+        }
+    }
+
+    /// The identity of the item: `(task, level, seed, sample)`.
+    pub fn key(&self) -> (String, u8, u64, u64) {
+        (self.task.clone(), self.level, self.seed, self.sample)
+    }
+
+    /// Whether the item is done (scored, not failed): a resumed run skips it.
+    pub fn finished(&self) -> bool {
+        self.error.is_none()
+    }
+}
+
+/// After a chunk whose every episode failed, a lane waits this long before its next chunk,
+/// doubling up to [`FAILED_CHUNK_PAUSE_MAX`] while chunks keep failing, so a restarting server
+/// costs a few chunks rather than every remaining item.
+pub const FAILED_CHUNK_PAUSE: Duration = Duration::from_millis(500);
+/// The longest pause after failed chunks.
+pub const FAILED_CHUNK_PAUSE_MAX: Duration = Duration::from_secs(8);
+
+/// Plays `todo` in chunks of `chunk` items (each chunk one lockstep [`play_replicas`] call) on
+/// as many threads as there are `lanes` (each lane a policy: clones of one HTTP policy share its
+/// connection limit), calling `on_result` on this thread for every finished episode, failed ones
+/// included, as each chunk ends. Episodes are identical to [`evaluate`]'s whatever the chunking.
+///
+/// A chunk in which every episode failed is followed by a pause on its lane (see
+/// [`FAILED_CHUNK_PAUSE`]). Returns an error only for a bad task name or level (nothing is
+/// played then for that chunk's lane).
+pub fn run_items(
+    lanes: &mut [&mut (dyn Policy + Send)],
+    todo: &[EvalItem],
+    seed_base: u64,
+    chunk: usize,
+    opts: &RolloutOptions,
+    on_result: &mut dyn FnMut(ItemResult),
+) -> Result<(), RolloutError> {
+    let chunks: Vec<&[EvalItem]> = todo.chunks(chunk.max(1)).collect();
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = std::sync::mpsc::channel::<Result<Vec<ItemResult>, RolloutError>>();
+    let mut first_error = None;
+    std::thread::scope(|scope| {
+        for lane in lanes.iter_mut() {
+            let tx = tx.clone();
+            let (chunks, next) = (&chunks, &next);
+            scope.spawn(move || {
+                let name = lane.name();
+                let mut pause = Duration::ZERO;
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(items) = chunks.get(i) else { break };
+                    let specs: Vec<EpisodeSpec> = items.iter().map(|it| it.spec(seed_base)).collect();
+                    let replicas: Vec<u64> = items.iter().map(|it| it.sample).collect();
+                    let played = play_replicas(&specs, &replicas, &mut [&mut **lane], &|_, _| 0, opts);
+                    let done = played.map(|eps| {
+                        items
+                            .iter()
+                            .zip(&eps)
+                            .map(|(it, e)| ItemResult::new(it, seed_base, e, &name))
+                            .collect::<Vec<_>>()
+                    });
+                    let all_failed = matches!(&done, Ok(r) if r.iter().all(|r| r.error.is_some()));
+                    let stop = done.is_err();
+                    if tx.send(done).is_err() || stop {
+                        break;
+                    }
+                    if all_failed {
+                        pause = (pause * 2).clamp(FAILED_CHUNK_PAUSE, FAILED_CHUNK_PAUSE_MAX);
+                        std::thread::sleep(pause);
+                    } else {
+                        pause = Duration::ZERO;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for done in rx {
+            match done {
+                Ok(results) => results.into_iter().for_each(&mut *on_result),
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+    });
+    match first_error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// The [`TaskEval`] rows of an evaluation of `n` × `k` per task (problem seeds from
+/// `seed_base`) from its item results (the
+/// latest result of each item counts; an item without one counts as failed). Equal to what
+/// [`evaluate`] reports for the same episodes.
+pub fn summarize(
+    tasks: &[(String, u8)],
+    n: usize,
+    k: usize,
+    seed_base: u64,
+    results: &[ItemResult],
+) -> Vec<TaskEval> {
+    let latest: HashMap<(String, u8, u64, u64), &ItemResult> = results.iter().map(|r| (r.key(), r)).collect();
+    let mut out = Vec::new();
+    for (task, level) in tasks {
+        let mut rows: Vec<Option<&ItemResult>> = Vec::with_capacity(n * k);
+        for index in 0..n as u64 {
+            let seed = seed_base + index;
+            for sample in 0..k as u64 {
+                rows.push(latest.get(&(task.clone(), *level, seed, sample)).copied());
+            }
+        }
+        out.push(summarize_task(task, *level, n, k, &rows));
+    }
+    out
+}
+
+fn summarize_task(task: &str, level: u8, n: usize, k: usize, rows: &[Option<&ItemResult>]) -> TaskEval {
+    let eps = rows.len().max(1) as f64;
+    let ok = |r: &Option<&ItemResult>| r.is_some_and(|r| r.success);
+    let groups = || rows.chunks(k.max(1));
+    TaskEval {
+        task: task.to_string(),
+        level,
+        n,
+        k,
+        pass_at_1: groups().filter(|g| ok(&g[0])).count() as f64 / n.max(1) as f64,
+        mean_at_k: rows.iter().filter(|r| ok(r)).count() as f64 / eps,
+        pass_at_k: groups().filter(|g| g.iter().any(ok)).count() as f64 / n.max(1) as f64,
+        mean_reward: rows.iter().map(|r| r.map_or(0.0, |r| r.reward)).sum::<f64>() / eps,
+        format_error_rate: rows.iter().filter(|r| r.is_some_and(|r| r.format_error)).count() as f64 / eps,
+        mean_response_tokens: rows.iter().map(|r| r.map_or(0, |r| r.tokens)).sum::<usize>() as f64 / eps,
+        failed: rows.iter().filter(|r| r.is_none_or(|r| r.error.is_some())).count(),
+    }
+}
+
+/// Why a results file could not be used.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ResultsError {
+    /// Reading or writing the file failed.
+    #[error("results file `{path}`: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the OS said.
+        source: std::io::Error,
+    },
+    /// A line is not an item result.
+    #[error("results file `{path}` line {line}: {message} (fix or remove the line, or use another `--results` file)")]
+    Line {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// An append-only JSONL file of [`ItemResult`]s: one line per finished item, written and
+/// flushed as each chunk ends, so a killed evaluation loses at most its chunks in flight.
+#[derive(Debug)]
+pub struct ResultsLog {
+    path: PathBuf,
+    file: std::fs::File,
+}
+
+impl ResultsLog {
+    /// Opens (or creates) the file and reads the results already in it. A last line cut short
+    /// by a kill is dropped from the file; any other line that does not parse is an error.
+    pub fn open(path: impl AsRef<Path>) -> Result<(Self, Vec<ItemResult>), ResultsError> {
+        let path = path.as_ref().to_path_buf();
+        let io = |source| ResultsError::Io { path: path.clone(), source };
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(io)?;
+        }
+        let mut file =
+            std::fs::OpenOptions::new().read(true).create(true).append(true).open(&path).map_err(io)?;
+        let mut text = String::new();
+        file.read_to_string(&mut text).map_err(io)?;
+        // A kill mid-write leaves a line without its newline: cut it off.
+        let complete = text.rfind('\n').map_or(0, |i| i + 1);
+        if complete < text.len() {
+            file.set_len(complete as u64).map_err(io)?;
+            file.seek(std::io::SeekFrom::End(0)).map_err(io)?;
+        }
+        let mut results = Vec::new();
+        for (i, line) in text[..complete].lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let r: ItemResult = serde_json::from_str(line).map_err(|e| ResultsError::Line {
+                path: path.clone(),
+                line: i + 1,
+                message: e.to_string(),
+            })?;
+            results.push(r);
+        }
+        Ok((ResultsLog { path, file }, results))
+    }
+
+    /// Appends one result as a line and flushes it.
+    pub fn append(&mut self, r: &ItemResult) -> Result<(), ResultsError> {
+        let mut line = serde_json::to_string(r).expect("results serialise");
+        line.push('\n');
+        self.file
+            .write_all(line.as_bytes())
+            .and_then(|_| self.file.flush())
+            .map_err(|source| ResultsError::Io { path: self.path.clone(), source })
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,5 +542,73 @@ mod tests {
             (learner_seat(&spec(0), 2), learner_seat(&spec(1), 2), learner_seat(&spec(5), 1)),
             (0, 1, 0)
         );
+    }
+}
+
+#[cfg(test)]
+mod scale_tests {
+    use super::*;
+    use gauntlet_rollout::RandomPolicy;
+
+    #[test]
+    fn chunks_lanes_and_resumption_give_the_one_batch_numbers() {
+        let tasks =
+            vec![("countdown".to_string(), 2), ("caesar".to_string(), 1), ("guess_number".to_string(), 1)];
+        let opts = RolloutOptions { seed: 3, ..Default::default() };
+        let (n, k) = (6, 3);
+        let want = evaluate(&mut RandomPolicy::new(4), &tasks, n, k, HELD_OUT_BASE, &opts).unwrap();
+        let all = items(&tasks, n, k);
+        assert_eq!(all.len(), 3 * n * k);
+        // Two lanes, odd chunks, and the items in two halves (a resumed run).
+        let (mut a, mut b) = (RandomPolicy::new(4), RandomPolicy::new(4));
+        let mut lanes: Vec<&mut (dyn Policy + Send)> = vec![&mut a, &mut b];
+        let mut results = Vec::new();
+        run_items(&mut lanes, &all[..25], HELD_OUT_BASE, 4, &opts, &mut |r| results.push(r)).unwrap();
+        run_items(&mut lanes, &all[25..], HELD_OUT_BASE, 7, &opts, &mut |r| results.push(r)).unwrap();
+        assert_eq!(results.len(), all.len());
+        assert_eq!(summarize(&tasks, n, k, HELD_OUT_BASE, &results), want);
+        // Missing items count as failed.
+        let partial = summarize(&tasks, n, k, HELD_OUT_BASE, &results[..10]);
+        assert_eq!(partial.iter().map(|r| r.failed).sum::<usize>(), all.len() - 10);
+        let e = run_items(&mut lanes, &items(&[("nope".to_string(), 1)], 1, 1), 0, 1, &opts, &mut |_| ());
+        assert!(e.is_err());
+    }
+
+    #[test]
+    fn the_log_appends_resumes_and_drops_a_torn_last_line() {
+        let dir = std::env::temp_dir().join(format!("gauntlet-results-{}", std::process::id()));
+        let path = dir.join("r.jsonl");
+        let _ = std::fs::remove_file(&path);
+        let r = |sample, error: Option<&str>| ItemResult {
+            task: "caesar".into(),
+            level: 1,
+            seed: HELD_OUT_BASE,
+            sample,
+            success: false,
+            reward: 0.25,
+            tokens: 3,
+            format_error: true,
+            error: error.map(String::from),
+            policy: "p".into(),
+        };
+        let (mut log, old) = ResultsLog::open(&path).unwrap();
+        assert!(old.is_empty());
+        log.append(&r(0, Some("connection refused"))).unwrap();
+        log.append(&r(1, None)).unwrap();
+        drop(log);
+        // A kill mid-line.
+        std::fs::OpenOptions::new().append(true).open(&path).unwrap().write_all(b"{\"task\": \"cae").unwrap();
+        let (mut log, old) = ResultsLog::open(&path).unwrap();
+        assert_eq!(old, vec![r(0, Some("connection refused")), r(1, None)]);
+        assert!(!old[0].finished() && old[1].finished());
+        log.append(&r(0, None)).unwrap();
+        let (_, old) = ResultsLog::open(&path).unwrap();
+        assert_eq!(old.len(), 3);
+        let rows = summarize(&[("caesar".into(), 1)], 1, 2, HELD_OUT_BASE, &old);
+        assert_eq!((rows[0].failed, rows[0].mean_reward, rows[0].format_error_rate), (0, 0.25, 1.0));
+        std::fs::write(&path, "{}\n").unwrap();
+        let e = ResultsLog::open(&path).unwrap_err().to_string();
+        assert!(e.contains("line 1"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

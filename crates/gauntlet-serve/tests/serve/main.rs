@@ -1,9 +1,13 @@
-//! Integration tests of the environment server, each against a server of its own on a loopback
-//! port: the API's answers, every kind of bad request, the limits, and a load test.
+//! Integration tests of the servers, each against a server of its own on a loopback port: the
+//! environment server's answers, every kind of bad request, the limits, and a load test; the
+//! policy server's OpenAI API (`policy`) and gauntlet's HTTP policy backend against it
+//! (`policy_client`).
 
 mod api;
 mod errors;
 mod games;
 mod limits;
 mod load;
+mod policy;
+mod policy_client;
 mod util;

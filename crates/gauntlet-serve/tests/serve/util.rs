@@ -1,6 +1,7 @@
 //! Test support: a server on a loopback port of its own, and a client for it.
 
-use gauntlet_serve::{bind, serve_with_shutdown, EnvServerConfig};
+use gauntlet_model::{checkpoint, ChatModel, ChatTemplate, Config, Tokenizer};
+use gauntlet_serve::{bind, policy, serve_with_shutdown, EnvServerConfig, PolicyServerConfig};
 use serde_json::Value;
 use std::future::Future;
 use std::time::Duration;
@@ -27,6 +28,36 @@ pub async fn start(config: EnvServerConfig) -> Server {
     let client = reqwest::Client::builder()
         .pool_max_idle_per_host(64)
         .timeout(Duration::from_secs(20))
+        .build()
+        .unwrap();
+    Server { base: format!("http://{addr}"), client, _stop: tx }
+}
+
+/// A tiny random Llama (vocabulary 260, hidden 64, 2 layers) with the byte tokenizer and
+/// ChatML: fast enough that every policy-server test runs in a fraction of a second.
+pub fn tiny_chat() -> ChatModel {
+    let (model, _) = checkpoint::new_model(&Config::tiny(260), &candle_core::Device::Cpu, 7).unwrap();
+    ChatModel { model, tokenizer: Tokenizer::bytes(), template: ChatTemplate::chatml() }
+}
+
+/// Start a policy server for `config` serving [`tiny_chat`] (named `tiny`) on a free loopback
+/// port.
+pub async fn start_policy(config: PolicyServerConfig) -> Server {
+    let config = PolicyServerConfig { host: "127.0.0.1".into(), port: 0, name: "tiny".into(), ..config };
+    let listener = policy::bind(&config).await.expect("bind a loopback port");
+    let addr = listener.local_addr().unwrap();
+    let (tx, rx) = oneshot::channel::<()>();
+    tokio::spawn(policy::serve_with_shutdown(
+        config,
+        std::sync::Arc::new(tiny_chat()),
+        listener,
+        async move {
+            let _ = rx.await;
+        },
+    ));
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(64)
+        .timeout(Duration::from_secs(30))
         .build()
         .unwrap();
     Server { base: format!("http://{addr}"), client, _stop: tx }

@@ -1,17 +1,77 @@
 //! `gauntlet eval`: held-out evaluation of any policy, as a per-task table and JSON.
+//!
+//! Episodes are played in chunks of `--concurrency` (on two lanes for an HTTP policy), with a
+//! progress bar; `--results FILE.jsonl` keeps one line per finished episode so that a re-run
+//! skips them (see `gauntlet_train::eval`).
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use anyhow::{bail, Context};
 use clap::Args;
 use gauntlet_model::SamplingParams;
-use gauntlet_rollout::{LocalPolicy, OraclePolicy, Policy, RandomPolicy, RolloutOptions};
-use gauntlet_train::{eval, TrainConfig};
+use gauntlet_rollout::{
+    LocalPolicy, OpenAiConfig, OpenAiPolicy, OraclePolicy, Policy, RandomPolicy, RolloutOptions,
+};
+use gauntlet_train::eval::{self, ItemResult, ResultsLog};
+use gauntlet_train::TrainConfig;
+
+/// Settings of an `openai:URL#MODEL` policy (shared by the commands that take a policy).
+#[derive(Debug, Args)]
+#[command(next_help_heading = "HTTP policy (openai:URL#MODEL)")]
+pub struct HttpArgs {
+    /// Environment variable holding the API key (sent as `Authorization: Bearer`).
+    #[arg(long, default_value = "OPENAI_API_KEY")]
+    pub api_key_env: String,
+    /// Seconds one attempt of a request may take.
+    #[arg(long, default_value_t = 300.0)]
+    pub request_timeout: f64,
+    /// Retries of a request after connection errors, timeouts, 429 and 5xx.
+    #[arg(long, default_value_t = 4)]
+    pub retries: u32,
+    /// Failed attempts in a row that open the circuit breaker (0 = none).
+    #[arg(long, default_value_t = 8)]
+    pub breaker_failures: u32,
+    /// Seconds an open breaker fails requests at once before probing the server again.
+    #[arg(long, default_value_t = 5.0)]
+    pub breaker_cooldown: f64,
+    /// Do not ask for vLLM's token-id extensions (for servers that refuse unknown fields).
+    #[arg(long)]
+    pub no_token_ids: bool,
+}
+
+impl HttpArgs {
+    /// The HTTP policy for `spec` with these settings, sampling with `params`.
+    pub fn policy(
+        &self,
+        spec: &str,
+        params: SamplingParams,
+        concurrency: usize,
+    ) -> anyhow::Result<OpenAiPolicy> {
+        let seconds = |what: &str, s: f64| {
+            if s.is_finite() && s > 0.0 {
+                Ok(Duration::from_secs_f64(s))
+            } else {
+                bail!("{what} must be a positive number of seconds, got {s}")
+            }
+        };
+        let mut config = OpenAiConfig::from_spec(spec)?.api_key_from_env(&self.api_key_env);
+        config.params = params;
+        config.concurrency = concurrency;
+        config.timeout = seconds("--request-timeout", self.request_timeout)?;
+        config.retries = self.retries;
+        config.breaker_failures = self.breaker_failures;
+        config.breaker_cooldown = seconds("--breaker-cooldown", self.breaker_cooldown)?;
+        config.token_ids = !self.no_token_ids;
+        Ok(OpenAiPolicy::new(config)?)
+    }
+}
 
 /// Arguments of `gauntlet eval`.
 #[derive(Debug, Args)]
 pub struct EvalArgs {
-    /// The policy: `local:RUN_DIR` (a training run or a model folder), `gguf:FILE`, `oracle` or
+    /// The policy: `local:RUN_DIR` (a training run or a model folder), `gguf:FILE`,
+    /// `openai:URL#MODEL` (an OpenAI-compatible server, URL ending in `/v1`), `oracle` or
     /// `random`.
     #[arg(long)]
     policy: String,
@@ -45,11 +105,20 @@ pub struct EvalArgs {
     /// Write the results as JSON here (atomically).
     #[arg(short, long)]
     output: Option<PathBuf>,
+    /// Episodes in flight at once (requests in flight, for an HTTP policy).
+    #[arg(long, default_value_t = 64)]
+    concurrency: usize,
+    /// Append one JSON line per finished episode here; a re-run with the same file skips the
+    /// finished ones (failed ones are played again) and reports over all of them.
+    #[arg(long)]
+    results: Option<PathBuf>,
+    #[command(flatten)]
+    http: HttpArgs,
 }
 
 /// The model folder to evaluate for `local:DIR`: a run's `final/`, else its latest checkpoint,
 /// else `DIR` itself.
-fn model_dir(dir: &Path) -> anyhow::Result<PathBuf> {
+pub fn model_dir(dir: &Path) -> anyhow::Result<PathBuf> {
     if dir.join("final").join("config.json").exists() {
         return Ok(dir.join("final"));
     }
@@ -106,9 +175,15 @@ pub fn exec(args: EvalArgs) -> anyhow::Result<()> {
         max_tokens,
         ..Default::default()
     };
-    let mut policy: Box<dyn Policy> = match args.policy.as_str() {
-        "oracle" => Box::new(OraclePolicy::new(seed)),
-        "random" => Box::new(RandomPolicy::new(seed)),
+    if args.concurrency == 0 {
+        bail!("--concurrency must be at least 1");
+    }
+    // One policy per lane: an HTTP policy plays on two lanes (clones sharing its connection
+    // limit) so that one chunk's slowest request does not idle the server.
+    let mut http_stats: Option<OpenAiPolicy> = None;
+    let mut lanes: Vec<Box<dyn Policy + Send>> = match args.policy.as_str() {
+        "oracle" => vec![Box::new(OraclePolicy::new(seed))],
+        "random" => vec![Box::new(RandomPolicy::new(seed))],
         p if p.starts_with("local:") => {
             super::setup_compute(args.threads)?;
             let dir = model_dir(Path::new(&p["local:".len()..]))?;
@@ -117,7 +192,7 @@ pub fn exec(args: EvalArgs) -> anyhow::Result<()> {
             let top_p = run_cfg.as_ref().map(|c| c.rl.top_p).unwrap_or(1.0);
             let mut lp = LocalPolicy::new(chat, params(top_p), p);
             lp.micro_batch = run_cfg.as_ref().map(|c| c.rl.micro_batch).unwrap_or(args.batch);
-            Box::new(lp)
+            vec![Box::new(lp)]
         }
         p if p.starts_with("gguf:") => {
             super::setup_compute(args.threads)?;
@@ -126,13 +201,22 @@ pub fn exec(args: EvalArgs) -> anyhow::Result<()> {
                 .with_context(|| format!("cannot load the GGUF model `{path}`"))?;
             let mut lp = LocalPolicy::new(chat, params(1.0), p);
             lp.micro_batch = args.batch;
-            Box::new(lp)
+            vec![Box::new(lp)]
         }
-        other => bail!("unknown policy `{other}`: use local:RUN_DIR, gguf:FILE, oracle or random"),
+        p if p.starts_with("openai:") => {
+            let http = args.http.policy(p, params(1.0), args.concurrency)?;
+            http_stats = Some(http.clone());
+            vec![Box::new(http.clone()), Box::new(http)]
+        }
+        other => {
+            bail!(
+                "unknown policy `{other}`: use local:RUN_DIR, gguf:FILE, openai:URL#MODEL, oracle or random"
+            )
+        }
     };
+    let name = lanes[0].name();
     eprintln!(
-        "evaluating {} on {} ({} problems × {} samples each, temperature {temperature})",
-        policy.name(),
+        "evaluating {name} on {} ({} problems × {} samples each, temperature {temperature})",
         tasks.iter().map(|(t, l)| format!("{t}@L{l}")).collect::<Vec<_>>().join(", "),
         n,
         k
@@ -142,11 +226,91 @@ pub fn exec(args: EvalArgs) -> anyhow::Result<()> {
         Some(c) => c.rollout_options(seed),
         None => RolloutOptions { seed, history: gauntlet_rollout::History::Window(0), ..Default::default() },
     };
-    let rows = eval::evaluate(policy.as_mut(), &tasks, n, k, eval::HELD_OUT_BASE, &opts)?;
+    let items = eval::items(&tasks, n, k);
+    let (mut log, mut results) = match &args.results {
+        Some(path) => {
+            let (log, previous) = ResultsLog::open(path)?;
+            (Some(log), previous)
+        }
+        None => (None, Vec::new()),
+    };
+    let finished: std::collections::HashSet<_> =
+        results.iter().filter(|r| r.finished()).map(ItemResult::key).collect();
+    let todo: Vec<eval::EvalItem> = items
+        .iter()
+        .filter(|it| {
+            !finished.contains(&(it.task.clone(), it.level, eval::HELD_OUT_BASE + it.index, it.sample))
+        })
+        .cloned()
+        .collect();
+    if let Some(log) = &log {
+        let others: std::collections::BTreeSet<&str> = results
+            .iter()
+            .filter(|r| r.finished() && r.policy != name && !r.policy.is_empty())
+            .map(|r| r.policy.as_str())
+            .collect();
+        eprintln!(
+            "results in {}: {} of {} episodes already finished, {} to play",
+            log.path().display(),
+            items.len() - todo.len(),
+            items.len(),
+            todo.len()
+        );
+        if !others.is_empty() {
+            eprintln!(
+                "note: some finished episodes were played by another policy: {}",
+                others.into_iter().collect::<Vec<_>>().join(", ")
+            );
+        }
+    }
+    let pb = crate::progress::bar(todo.len() as u64, "eval");
+    let mut failed = 0usize;
+    let mut write_error = None;
+    {
+        let mut refs: Vec<&mut (dyn Policy + Send)> =
+            lanes.iter_mut().map(|b| -> &mut (dyn Policy + Send) { b.as_mut() }).collect();
+        eval::run_items(&mut refs, &todo, eval::HELD_OUT_BASE, args.concurrency, &opts, &mut |r| {
+            if r.error.is_some() {
+                failed += 1;
+                pb.set_message(format!("{failed} failed"));
+            }
+            if let Some(log) = &mut log {
+                if let Err(e) = log.append(&r) {
+                    write_error.get_or_insert(e);
+                }
+            }
+            results.push(r);
+            pb.inc(1);
+        })?;
+    }
+    pb.finish_and_clear();
+    if let Some(e) = write_error {
+        return Err(e.into());
+    }
+    let rows = eval::summarize(&tasks, n, k, eval::HELD_OUT_BASE, &results);
     print!("{}", eval::table(&rows));
     eprintln!("{:.1} s", t0.elapsed().as_secs_f64());
+    if let Some(h) = &http_stats {
+        let s = h.stats();
+        eprintln!(
+            "http: {} requests, {} attempts, {} failed ({} refused by the open circuit breaker)",
+            s.requests, s.attempts, s.failed, s.short_circuited
+        );
+    }
+    let still_failed: usize = rows.iter().map(|r| r.failed).sum();
+    if still_failed > 0 {
+        match &args.results {
+            Some(p) => eprintln!(
+                "{still_failed} episodes failed; run the same command again to play them (results in {})",
+                p.display()
+            ),
+            None => {
+                eprintln!("{still_failed} episodes failed; add `--results FILE.jsonl` to resume failed runs")
+            }
+        }
+    }
     if let Some(out) = &args.output {
-        let json = serde_json::json!({ "policy": policy.name(), "temperature": temperature, "max_tokens": max_tokens,
+        let json = serde_json::json!({ "policy": name, "temperature": temperature, "max_tokens": max_tokens,
             "seed": seed, "results": rows });
         crate::io::write_atomic(out, serde_json::to_string_pretty(&json)?.as_bytes())
             .with_context(|| format!("cannot write `{}`", out.display()))?;

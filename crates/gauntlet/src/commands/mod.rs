@@ -39,12 +39,13 @@ pub enum Command {
     Advantages(advantages::AdvantagesArgs),
     /// Play an environment or game in the terminal (a human at one seat).
     Play(play::PlayArgs),
-    /// Serve environments and verifiers over HTTP (`serve env`).
+    /// Serve environments and verifiers (`serve env`) or a model (`serve policy`) over HTTP.
     #[command(subcommand)]
     Serve(serve::ServeCommand),
     /// Train a policy: SFT on oracle solutions, then RL (no arguments: the built-in default run).
     Train(train::TrainArgs),
-    /// Evaluate a policy (local run, GGUF model, oracle, random) on held-out problems.
+    /// Evaluate a policy (local run, GGUF model, OpenAI-compatible server, oracle, random) on
+    /// held-out problems.
     Eval(eval::EvalArgs),
 }
 

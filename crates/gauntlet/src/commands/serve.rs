@@ -1,13 +1,77 @@
-//! `gauntlet serve env`: the environment server (see the `gauntlet-serve` crate).
+//! `gauntlet serve env` and `gauntlet serve policy`: the environment server and the
+//! OpenAI-compatible policy server (see the `gauntlet-serve` crate).
 
+use std::path::Path;
+
+use anyhow::Context;
 use clap::{Args, Subcommand};
-use gauntlet_serve::EnvServerConfig;
+use gauntlet_serve::{EnvServerConfig, PolicyServerConfig};
 
 /// What to serve.
 #[derive(Debug, Subcommand)]
 pub enum ServeCommand {
     /// Tasks, verifiers and episode sessions as JSON over HTTP.
     Env(EnvArgs),
+    /// A model behind the OpenAI Chat Completions API (batched, streaming, log-probs).
+    Policy(PolicyArgs),
+}
+
+/// Arguments of `gauntlet serve policy`.
+#[derive(Debug, Args)]
+pub struct PolicyArgs {
+    /// The model: a training run or model folder (`RUN_DIR`, `local:RUN_DIR`) or `gguf:FILE`.
+    #[arg(long)]
+    model: String,
+    /// Address to bind (`0.0.0.0` serves the network).
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// Port (0 picks a free one).
+    #[arg(long, default_value_t = 8000)]
+    port: u16,
+    /// The model's id in `/v1/models` (requests must name it; default: the folder's or file's name).
+    #[arg(long)]
+    name: Option<String>,
+    /// Require `Authorization: Bearer KEY` on `/v1/*` (also read from `GAUNTLET_API_KEY`).
+    #[arg(long, env = "GAUNTLET_API_KEY", hide_env_values = true)]
+    api_key: Option<String>,
+    /// Most choices sampled together in one batch.
+    #[arg(long, default_value_t = 32)]
+    max_batch: usize,
+    /// Most requests waiting for the model; more answer 503.
+    #[arg(long, default_value_t = 256)]
+    max_queue: usize,
+    /// Milliseconds an idle model waits after a request for others to batch with it.
+    #[arg(long, default_value_t = 2)]
+    batch_wait_ms: u64,
+    /// `max_tokens` of requests that give none.
+    #[arg(long, default_value_t = 256)]
+    default_max_tokens: usize,
+    /// Largest request body in bytes.
+    #[arg(long, default_value_t = 4 << 20)]
+    max_body_bytes: usize,
+    /// Base of the seeds of requests that give none.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// CPU threads for the model (0 = all cores).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+}
+
+/// Loads the model of `--model` and the name it is served under by default.
+fn load_model(spec: &str) -> anyhow::Result<(gauntlet_model::ChatModel, String)> {
+    let stem = |p: &Path| p.file_stem().and_then(|s| s.to_str()).unwrap_or("gauntlet").to_string();
+    if let Some(path) = spec.strip_prefix("gguf:") {
+        let chat = gauntlet_model::gguf::load(path, &candle_core::Device::Cpu)
+            .with_context(|| format!("cannot load the GGUF model `{path}`"))?;
+        return Ok((chat, stem(Path::new(path))));
+    }
+    let given = Path::new(spec.strip_prefix("local:").unwrap_or(spec));
+    let dir = super::eval::model_dir(given)?;
+    let (chat, _, _) = gauntlet_model::checkpoint::load_chat(&dir, &candle_core::Device::Cpu)
+        .with_context(|| format!("cannot load the model in `{}`", dir.display()))?;
+    let full = given.canonicalize().unwrap_or_else(|_| given.to_path_buf());
+    let name = full.file_name().and_then(|s| s.to_str()).unwrap_or("gauntlet").to_string();
+    Ok((chat, name))
 }
 
 /// Arguments of `gauntlet serve env`.
@@ -55,6 +119,28 @@ pub fn exec(cmd: ServeCommand) -> anyhow::Result<()> {
                 ..Default::default()
             };
             gauntlet_serve::run(config, |addr| eprintln!("gauntlet env server listening on http://{addr}"))?;
+            Ok(())
+        }
+        ServeCommand::Policy(a) => {
+            super::setup_compute(a.threads)?;
+            let (chat, stem) = load_model(&a.model)?;
+            let config = PolicyServerConfig {
+                host: a.host,
+                port: a.port,
+                name: a.name.unwrap_or(stem),
+                api_key: a.api_key,
+                max_batch: a.max_batch,
+                max_queue: a.max_queue,
+                batch_wait_ms: a.batch_wait_ms,
+                max_body_bytes: a.max_body_bytes,
+                default_max_tokens: a.default_max_tokens,
+                seed: a.seed,
+                ..Default::default()
+            };
+            let name = config.name.clone();
+            gauntlet_serve::policy::run(config, chat, |addr| {
+                eprintln!("gauntlet policy server listening on http://{addr}/v1 (model `{name}`)")
+            })?;
             Ok(())
         }
     }

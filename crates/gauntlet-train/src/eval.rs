@@ -110,6 +110,20 @@ pub fn evaluate_vs(
     seed_base: u64,
     opts: &RolloutOptions,
 ) -> Result<Vec<TaskEval>, RolloutError> {
+    Ok(evaluate_episodes(policy, opponent, tasks, n, k, seed_base, opts)?.0)
+}
+
+/// [`evaluate_vs`], also returning every episode played (task by task, problem by problem,
+/// sample by sample), for transcripts.
+pub fn evaluate_episodes(
+    policy: &mut dyn Policy,
+    opponent: Option<&mut dyn Policy>,
+    tasks: &[(String, u8)],
+    n: usize,
+    k: usize,
+    seed_base: u64,
+    opts: &RolloutOptions,
+) -> Result<(Vec<TaskEval>, Vec<Episode>), RolloutError> {
     let mut specs = Vec::new();
     for (task, level) in tasks {
         let seeds: Vec<u64> = (0..n as u64).map(|i| seed_base + i).collect();
@@ -158,7 +172,24 @@ pub fn evaluate_vs(
             failed: chunk.iter().filter(|e| e.error.is_some()).count(),
         });
     }
-    Ok(out)
+    Ok((out, episodes))
+}
+
+/// One line of a run's `samples/NAME.jsonl`: an evaluation episode as the learner played it.
+pub fn sample_line(e: &Episode, seats: usize, versus: bool) -> serde_json::Value {
+    let (success, reward) = learner_outcome(e, seats, versus);
+    let learner = if versus && seats > 1 { learner_seat(&e.spec, seats) } else { 0 };
+    serde_json::json!({
+        "task": e.spec.env,
+        "level": e.spec.level,
+        "seed": e.spec.seed,
+        "seat": learner,
+        "success": success,
+        "reward": reward,
+        "returns": e.returns,
+        "error": e.error,
+        "conversation": e.conversations.get(learner),
+    })
 }
 
 /// Whether an episode counts as a success for the learner, and the learner's return: against a

@@ -289,18 +289,30 @@ impl Trainer {
         p
     }
 
-    /// The reported evaluation: every task at its starting level on held-out problems.
+    /// The reported evaluation: every task at its starting level on held-out problems; the
+    /// episodes go to `samples/NAME.jsonl`.
     fn report_eval(&mut self, name: &str, progress: &mut dyn Progress) -> Result<(), TrainError> {
-        let rows = self.logged_eval(name)?;
+        let (rows, episodes) = self.logged_eval(name)?;
+        let versus = self.cfg.eval.opponent != "self";
+        let mut text = String::new();
+        for e in &episodes {
+            let line = eval::sample_line(e, gauntlet_rollout::seats(&e.spec.env), versus);
+            text += &format!("{line}\n");
+        }
+        let path = self.run_dir.join("samples").join(format!("{name}.jsonl"));
+        crate::write_atomic(&path, text.as_bytes()).map_err(|e| TrainError::io("write", &path, e))?;
         progress.note(&format!("evaluation {name}:\n{}", eval::table(&rows)));
         self.state.evals.insert(name.to_string(), rows);
         Ok(())
     }
 
     /// Runs the reported evaluation and logs it to `metrics.jsonl` under `name`.
-    fn logged_eval(&mut self, name: &str) -> Result<Vec<TaskEval>, TrainError> {
+    fn logged_eval(
+        &mut self,
+        name: &str,
+    ) -> Result<(Vec<TaskEval>, Vec<gauntlet_rollout::Episode>), TrainError> {
         let t0 = Instant::now();
-        let rows = run_eval(self)?;
+        let (rows, episodes) = run_eval(self)?;
         let mut rec = Map::new();
         rec.insert("phase".into(), json!("eval"));
         rec.insert("name".into(), json!(name));
@@ -312,7 +324,7 @@ impl Trainer {
         }
         rec.insert("time_s".into(), json!(t0.elapsed().as_secs_f64()));
         self.log(rec)?;
-        Ok(rows)
+        Ok((rows, episodes))
     }
 
     /// Every `eval.every` RL steps: the reported evaluation's tasks at their starting levels, plus
@@ -411,13 +423,13 @@ impl Trainer {
 }
 
 /// The reported evaluation of the trainer's current policy.
-fn run_eval(t: &Trainer) -> Result<Vec<TaskEval>, TrainError> {
+fn run_eval(t: &Trainer) -> Result<(Vec<TaskEval>, Vec<gauntlet_rollout::Episode>), TrainError> {
     let tasks: Vec<(String, u8)> = t.cfg.tasks.iter().map(|m| (m.name.clone(), m.level)).collect();
     let mut policy = t.policy(t.cfg.eval.temperature, t.cfg.eval.max_tokens);
     let seed = eval_seed(t.cfg.seed);
     let opts = t.cfg.rollout_options(seed);
     let mut opponent = crate::config::opponent_policy(&t.cfg.eval.opponent, seed);
-    Ok(eval::evaluate_vs(
+    Ok(eval::evaluate_episodes(
         &mut policy,
         opponent.as_deref_mut().map(|p| p as &mut dyn gauntlet_rollout::Policy),
         &tasks,

@@ -95,7 +95,14 @@ fn a_killed_run_resumes_to_the_same_metrics_and_eval_reproduces_the_report() {
     let cfg_a = tiny_config(dir.path(), "a", 40);
     ok(&["train", "--config", cfg_a.to_str().unwrap()]);
     let a = dir.path().join("a");
-    for f in ["metrics.jsonl", "final/model.safetensors", "report/summary.md", "report/curves.svg"] {
+    for f in [
+        "metrics.jsonl",
+        "final/model.safetensors",
+        "report/summary.md",
+        "report/curves.svg",
+        "samples/after_sft.jsonl",
+        "samples/after_rl.jsonl",
+    ] {
         assert!(a.join(f).exists(), "missing {f}");
     }
     // Killed with SIGKILL once a step checkpoint exists, then resumed.
@@ -157,7 +164,10 @@ fn eval_scores_scripted_policies_on_tasks_and_environments() {
     ]);
     let table = String::from_utf8(out.stdout).unwrap();
     for t in ["caesar", "sokoban_play", "guess_number"] {
-        assert!(table.contains(&format!("| {t} | 1 | 6 | 2 | 1.000 | 1.000 | 1.000 | 0.000 |")), "{table}");
+        assert!(
+            table.contains(&format!("| {t} | 1 | 6 | 2 | 1.000 | 1.000 | 1.000 | 1.000 | 0.000 |")),
+            "{table}"
+        );
     }
     let out = gauntlet(&["eval", "--policy", "oracle", "--tasks", "sudokku"]);
     assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("sudoku"));

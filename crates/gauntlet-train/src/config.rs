@@ -278,11 +278,14 @@ impl Default for TrainConfig {
             history_window: 0,
             model: ModelConfig::default(),
             tasks: vec![
-                TaskMix { name: "caesar".into(), weight: 1.0, level: 1, max_level: 2 },
-                TaskMix { name: "topological_order".into(), weight: 1.0, level: 1, max_level: 2 },
-                TaskMix { name: "guess_number".into(), weight: 1.0, level: 1, max_level: 2 },
+                // Single-turn: many valid placements, so RL can sharpen what SFT half-learned.
+                TaskMix { name: "n_queens".into(), weight: 2.0, level: 1, max_level: 1 },
+                // Multi-turn: deterministic FrozenLake 5×5, credit by anchor state (GiGPO).
+                TaskMix { name: "frozen_lake".into(), weight: 1.0, level: 2, max_level: 2 },
             ],
-            curriculum: CurriculumConfig::default(),
+            // Off by default so the reported gain is measured at the levels trained on; with
+            // `enabled = true` and a higher `max_level` each task climbs as it masters its level.
+            curriculum: CurriculumConfig { enabled: false, ..CurriculumConfig::default() },
             sft: SftConfig::default(),
             rl: RlConfig::default(),
             eval: EvalConfig::default(),
@@ -331,7 +334,7 @@ impl Default for OptimConfig {
 impl Default for SftConfig {
     fn default() -> Self {
         SftConfig {
-            steps: 300,
+            steps: 500,
             batch_size: 16,
             optim: OptimConfig { lr: 2e-3, warmup_steps: 20, ..Default::default() },
         }
@@ -341,10 +344,10 @@ impl Default for SftConfig {
 impl Default for RlConfig {
     fn default() -> Self {
         RlConfig {
-            steps: 60,
-            prompts_per_step: 8,
+            steps: 80,
+            prompts_per_step: 16,
             group_size: 8,
-            estimator: "grpo".into(),
+            estimator: "gigpo".into(),
             loss: "vanilla".into(),
             agg: "token-mean".into(),
             clip_low: 0.2,
@@ -371,7 +374,7 @@ impl Default for RlConfig {
 
 impl Default for EvalConfig {
     fn default() -> Self {
-        EvalConfig { every: 20, n: 64, k: 1, temperature: 1.0, max_tokens: 48, opponent: "random".into() }
+        EvalConfig { every: 25, n: 128, k: 1, temperature: 1.0, max_tokens: 48, opponent: "random".into() }
     }
 }
 
@@ -501,5 +504,32 @@ impl TrainConfig {
             history: gauntlet_rollout::History::Window(self.history_window),
             ..Default::default()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every config shipped in `configs/` parses, validates and round-trips through TOML.
+    #[test]
+    fn shipped_configs_parse_and_validate() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(&dir).expect("configs/ exists") {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "toml") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                let cfg = TrainConfig::from_toml(&text, &path.display().to_string()).unwrap();
+                assert_eq!(TrainConfig::from_toml(&cfg.to_toml(), "round trip").unwrap(), cfg);
+                seen += 1;
+            }
+        }
+        assert!(seen >= 2, "expected the self-play and multi-turn configs, found {seen}");
+    }
+
+    #[test]
+    fn the_default_validates() {
+        TrainConfig::default().validate().unwrap();
     }
 }

@@ -74,7 +74,7 @@ fn metrics(run: &Path) -> Vec<serde_json::Value> {
 fn print_config_round_trips_and_bad_configs_are_refused() {
     let out = ok(&["train", "--print-config"]);
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("[sft]") && text.contains("[rl]") && text.contains("estimator = \"grpo\""));
+    assert!(text.contains("[sft]") && text.contains("[rl]") && text.contains("estimator = \"gigpo\""));
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("c.toml");
     std::fs::write(&path, &text).unwrap();

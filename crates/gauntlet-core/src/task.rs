@@ -25,6 +25,14 @@ pub enum Category {
     Search,
     /// Planning over a sequence of moves: Hanoi, sliding puzzles, Sokoban, stack permutations.
     Sequential,
+    /// Symbolic mathematics: polynomials, linear systems, integration.
+    Algebra,
+    /// Programs and formal languages: code execution, Brainfuck, regular expressions, grammars.
+    Program,
+    /// Pattern discovery from examples: 1-D ARC, list functions, number sequences.
+    Induction,
+    /// Exact probability and causal inference: dice, Bayesian networks.
+    Probability,
 }
 
 impl Category {
@@ -49,6 +57,10 @@ impl Category {
             Category::Graph => "graph",
             Category::Search => "search",
             Category::Sequential => "sequential",
+            Category::Algebra => "algebra",
+            Category::Program => "program",
+            Category::Induction => "induction",
+            Category::Probability => "probability",
         }
     }
 }

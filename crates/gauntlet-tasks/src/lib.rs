@@ -16,12 +16,16 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod algebra;
 pub mod arithmetic;
 pub mod common;
 pub mod crypto;
 pub mod graph;
 pub mod grid;
+pub mod induction;
 pub mod logic;
+pub mod probability;
+pub mod program;
 pub mod rows;
 pub mod search;
 pub mod sequential;
@@ -42,6 +46,10 @@ pub fn registry() -> &'static [Arc<dyn DynTask>] {
         all.extend(graph::families());
         all.extend(search::families());
         all.extend(sequential::families());
+        all.extend(algebra::families());
+        all.extend(program::families());
+        all.extend(induction::families());
+        all.extend(probability::families());
         all
     })
 }

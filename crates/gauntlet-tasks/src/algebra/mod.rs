@@ -1,0 +1,9 @@
+//! The `algebra` category: symbolic mathematics: polynomials, linear systems, integration.
+
+use gauntlet_core::DynTask;
+use std::sync::Arc;
+
+/// Every family of this category, in listing order.
+pub fn families() -> Vec<Arc<dyn DynTask>> {
+    vec![]
+}

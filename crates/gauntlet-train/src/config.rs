@@ -220,8 +220,11 @@ impl Default for PoolConfig {
 pub struct EvalConfig {
     /// Evaluate every this many RL steps (0 = only before SFT, after SFT and at the end).
     pub every: usize,
-    /// Held-out problems per task.
+    /// Held-out problems per task in the reported evaluations (before SFT, after SFT, after
+    /// RL). The default, 1,100, keeps every rate's 95% interval within ±3 points.
     pub n: usize,
+    /// Held-out problems per task in the periodic evaluations during RL (the curves).
+    pub periodic_n: usize,
     /// Samples per problem (pass@1 uses the first, mean@k all of them).
     pub k: usize,
     /// Sampling temperature (0 = greedy).
@@ -374,7 +377,15 @@ impl Default for RlConfig {
 
 impl Default for EvalConfig {
     fn default() -> Self {
-        EvalConfig { every: 25, n: 128, k: 1, temperature: 1.0, max_tokens: 48, opponent: "random".into() }
+        EvalConfig {
+            every: 25,
+            n: 1100,
+            periodic_n: 256,
+            k: 1,
+            temperature: 1.0,
+            max_tokens: 48,
+            opponent: "random".into(),
+        }
     }
 }
 
@@ -386,8 +397,20 @@ impl Default for CheckpointConfig {
 
 impl TrainConfig {
     /// Parses a TOML file's text; `origin` names it in errors.
+    ///
+    /// The file is laid over the built-in default run ([`TrainConfig::default`]) table by table:
+    /// a field the file leaves out keeps the default run's value *of that same section*, so a
+    /// partial `[rl.optim]` takes its warm-up and schedule from RL's defaults (not SFT's or the
+    /// generic optimiser's), and a partial `[curriculum]` keeps the default run's `enabled`.
+    /// Arrays (`[[tasks]]`, `rl.pool.members`) replace the default's whole.
     pub fn from_toml(text: &str, origin: &str) -> Result<Self, String> {
-        let cfg: TrainConfig = toml::from_str(text).map_err(|e| format!("{origin}: {e}"))?;
+        // The strict parse reports unknown fields and wrong types with the file's line.
+        toml::from_str::<TrainConfig>(text).map_err(|e| format!("{origin}: {e}"))?;
+        let file: toml::Table = toml::from_str(text).map_err(|e| format!("{origin}: {e}"))?;
+        let mut merged = toml::Table::try_from(TrainConfig::default()).expect("the default serialises");
+        overlay(&mut merged, file);
+        let cfg: TrainConfig =
+            toml::Value::Table(merged).try_into().map_err(|e: toml::de::Error| format!("{origin}: {e}"))?;
         cfg.validate().map_err(|e| format!("{origin}: {e}"))?;
         Ok(cfg)
     }
@@ -433,6 +456,7 @@ impl TrainConfig {
             ("rl.max_tokens", self.rl.max_tokens),
             ("rl.micro_batch", self.rl.micro_batch),
             ("eval.n", self.eval.n),
+            ("eval.periodic_n", self.eval.periodic_n),
             ("eval.k", self.eval.k),
             ("eval.max_tokens", self.eval.max_tokens),
             ("curriculum.window", self.curriculum.window),
@@ -496,6 +520,18 @@ impl TrainConfig {
     }
 }
 
+/// Lays `over` onto `base`: tables merge key by key (recursively), anything else replaces.
+fn overlay(base: &mut toml::Table, over: toml::Table) {
+    for (key, value) in over {
+        match (base.get_mut(&key), value) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => overlay(b, o),
+            (_, value) => {
+                base.insert(key, value);
+            }
+        }
+    }
+}
+
 impl TrainConfig {
     /// The rollout options of this run's episodes (`seed` set by the caller).
     pub fn rollout_options(&self, seed: u64) -> gauntlet_rollout::RolloutOptions {
@@ -526,6 +562,26 @@ mod tests {
             }
         }
         assert!(seen >= 2, "expected the self-play and multi-turn configs, found {seen}");
+    }
+
+    /// Issue 14: a partial table takes its missing fields from its own section's defaults.
+    #[test]
+    fn partial_tables_keep_their_own_sections_defaults() {
+        let text = "[rl.optim]\nlr = 1e-4\n\n[sft.optim]\nwarmup_steps = 3\n\n[curriculum]\nwindow = 8\n";
+        let cfg = TrainConfig::from_toml(text, "partial.toml").unwrap();
+        let d = TrainConfig::default();
+        assert_eq!(cfg.rl.optim, OptimConfig { lr: 1e-4, ..d.rl.optim.clone() });
+        assert_eq!(cfg.sft.optim, OptimConfig { warmup_steps: 3, ..d.sft.optim.clone() });
+        assert_eq!(cfg.curriculum, CurriculumConfig { window: 8, ..d.curriculum.clone() });
+        assert!(!cfg.curriculum.enabled, "a partial [curriculum] must not turn the curriculum on");
+        assert_eq!(cfg.rl.steps, d.rl.steps);
+        assert_eq!(cfg.tasks, d.tasks);
+    }
+
+    #[test]
+    fn unknown_fields_still_name_the_line() {
+        let err = TrainConfig::from_toml("seed = 1\n[rl]\nstepz = 3\n", "bad.toml").unwrap_err();
+        assert!(err.contains("bad.toml") && err.contains("stepz") && err.contains("line 3"), "{err}");
     }
 
     #[test]

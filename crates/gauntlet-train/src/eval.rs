@@ -81,6 +81,71 @@ pub struct TaskEval {
     pub mean_response_tokens: f64,
     /// Episodes that failed (policy or environment error), counted as unsolved.
     pub failed: usize,
+    /// 95% confidence intervals of the rates above (Wilson score intervals; absent in results
+    /// written before they were added).
+    #[serde(default)]
+    pub ci95: RateIntervals,
+}
+
+/// 95% Wilson score intervals `[low, high]` of a [`TaskEval`]'s rates.
+///
+/// pass@1 and pass@k count `n` problems; mean@k and the format-error rate count `n·k` episodes
+/// (samples of one problem are treated as independent, so those two intervals are slightly
+/// narrow when `k > 1`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct RateIntervals {
+    /// Interval of `pass_at_1`.
+    pub pass_at_1: [f64; 2],
+    /// Interval of `mean_at_k`.
+    pub mean_at_k: [f64; 2],
+    /// Interval of `pass_at_k`.
+    pub pass_at_k: [f64; 2],
+    /// Interval of `format_error_rate`.
+    pub format_error_rate: [f64; 2],
+}
+
+/// The 95% Wilson score interval of a rate `p` observed over `n` trials:
+/// `(p + z²/2n ± z·sqrt(p(1−p)/n + z²/4n²)) / (1 + z²/n)` with `z = 1.96`.
+///
+/// Unlike the normal approximation it stays inside `[0, 1]` and is not empty at `p = 0` or
+/// `p = 1`; with no trials it is `[0, 1]`. At `p = 0.5` its half-width is about `0.98/sqrt(n)`:
+/// ±3 points takes 1,068 trials.
+pub fn wilson_interval(p: f64, n: usize) -> [f64; 2] {
+    if n == 0 {
+        return [0.0, 1.0];
+    }
+    let (z, n) = (1.959_963_984_540_054_f64, n as f64);
+    let z2 = z * z;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+    [(centre - half).max(0.0), (centre + half).min(1.0)]
+}
+
+impl TaskEval {
+    /// Fills [`TaskEval::ci95`] from the rates and counts.
+    fn with_intervals(mut self) -> Self {
+        let episodes = self.n * self.k;
+        self.ci95 = RateIntervals {
+            pass_at_1: wilson_interval(self.pass_at_1, self.n),
+            mean_at_k: wilson_interval(self.mean_at_k, episodes),
+            pass_at_k: wilson_interval(self.pass_at_k, self.n),
+            format_error_rate: wilson_interval(self.format_error_rate, episodes),
+        };
+        self
+    }
+}
+
+/// A rate with its 95% interval, as the tables print it: `0.703 [0.676, 0.729]`.
+pub fn rate_with_interval(rate: f64, ci: [f64; 2]) -> String {
+    format!("{rate:.3} [{:.3}, {:.3}]", ci[0], ci[1])
+}
+
+/// The 95% interval of the difference `b − a` of two rates measured on `n` problems each
+/// (normal approximation, unpaired: conservative when both were measured on the same problems).
+pub fn difference_interval(a: f64, b: f64, n: usize) -> [f64; 2] {
+    let n = n.max(1) as f64;
+    let half = 1.959_963_984_540_054 * (a * (1.0 - a) / n + b * (1.0 - b) / n).sqrt();
+    [b - a - half, b - a + half]
 }
 
 /// Plays `n` held-out problems `k` times for each `(task, level)` and scores them (one policy
@@ -170,7 +235,9 @@ pub fn evaluate_episodes(
                 .sum::<usize>() as f64
                 / eps,
             failed: chunk.iter().filter(|e| e.error.is_some()).count(),
-        });
+            ci95: RateIntervals::default(),
+        }
+        .with_intervals());
     }
     Ok((out, episodes))
 }
@@ -220,20 +287,21 @@ pub fn table(rows: &[TaskEval]) -> String {
     );
     for r in rows {
         s += &format!(
-            "| {} | {} | {} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.1} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {:.3} | {} | {:.1} | {} |\n",
             r.task,
             r.level,
             r.n,
             r.k,
-            r.pass_at_1,
-            r.mean_at_k,
-            r.pass_at_k,
+            rate_with_interval(r.pass_at_1, r.ci95.pass_at_1),
+            rate_with_interval(r.mean_at_k, r.ci95.mean_at_k),
+            rate_with_interval(r.pass_at_k, r.ci95.pass_at_k),
             r.mean_reward,
-            r.format_error_rate,
+            rate_with_interval(r.format_error_rate, r.ci95.format_error_rate),
             r.mean_response_tokens,
             r.failed
         );
     }
+    s += "\nRates are followed by their 95% confidence intervals (Wilson score).\n";
     s
 }
 
@@ -450,7 +518,9 @@ fn summarize_task(task: &str, level: u8, n: usize, k: usize, rows: &[Option<&Ite
         format_error_rate: rows.iter().filter(|r| r.is_some_and(|r| r.format_error)).count() as f64 / eps,
         mean_response_tokens: rows.iter().map(|r| r.map_or(0, |r| r.tokens)).sum::<usize>() as f64 / eps,
         failed: rows.iter().filter(|r| r.is_none_or(|r| r.error.is_some())).count(),
+        ci95: RateIntervals::default(),
     }
+    .with_intervals()
 }
 
 /// Why a results file could not be used.
@@ -532,6 +602,36 @@ impl ResultsLog {
     /// The file's path.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+}
+
+#[cfg(test)]
+mod interval_tests {
+    use super::*;
+
+    #[test]
+    fn wilson_interval_matches_reference_values() {
+        // Reference: statsmodels proportion_confint(count, n, method="wilson").
+        let [lo, hi] = wilson_interval(0.5, 100);
+        assert!((lo - 0.403_831_5).abs() < 1e-6 && (hi - 0.596_168_5).abs() < 1e-6, "{lo} {hi}");
+        let [lo, hi] = wilson_interval(0.0, 10);
+        assert!(lo == 0.0 && (hi - 0.277_532_8).abs() < 1e-6, "{lo} {hi}");
+        let [lo, hi] = wilson_interval(1.0, 10);
+        assert!((lo - 0.722_467_2).abs() < 1e-6 && (hi - 1.0).abs() < 1e-12, "{lo} {hi}");
+        assert_eq!(wilson_interval(0.3, 0), [0.0, 1.0]);
+    }
+
+    #[test]
+    fn the_default_problem_count_gives_three_point_intervals() {
+        let n = crate::TrainConfig::default().eval.n;
+        let [lo, hi] = wilson_interval(0.5, n);
+        assert!((hi - lo) / 2.0 <= 0.03, "n = {n}: ±{}", (hi - lo) / 2.0);
+    }
+
+    #[test]
+    fn difference_interval_is_centred_on_the_gain() {
+        let [lo, hi] = difference_interval(0.5, 0.6, 1000);
+        assert!(((lo + hi) / 2.0 - 0.1).abs() < 1e-12 && lo > 0.05 && hi < 0.15);
     }
 }
 

@@ -12,6 +12,8 @@
 //!   [`gauntlet_rollout::Policy`].
 //! - [`opponents`]: who plays the other seats of games (self-play, scripted, a pool).
 //! - [`vocab`]: the BPE tokenizer a from-scratch model learns from its task mix.
+//! - [`seeds`]: several training seeds of one configuration, tabulated (`gauntlet train --seeds K`).
+//! - [`diagnostics`]: per-step signal and credit statistics per task (in `metrics.jsonl`).
 //! - [`curriculum`], [`batch`], [`metrics`], [`report`].
 //!
 //! Run layout (`run_dir`): `config.toml`, `metrics.jsonl`, `checkpoints/step-NNNNNN/`,
@@ -23,11 +25,13 @@
 pub mod batch;
 pub mod config;
 pub mod curriculum;
+pub mod diagnostics;
 pub mod eval;
 pub mod metrics;
 pub mod opponents;
 pub mod optim;
 pub mod report;
+pub mod seeds;
 mod rl;
 mod sft;
 pub mod trainer;

@@ -40,13 +40,18 @@ pub fn write(run_dir: &Path, cfg: &TrainConfig, state: &TrainerState) -> Result<
 
 /// The summary table (markdown): held-out pass@1 per task and phase, with the RL gain.
 pub fn summary_markdown(cfg: &TrainConfig, state: &TrainerState) -> String {
-    let get = |phase: &str, task: &str| {
-        state.evals.get(phase).and_then(|rows| rows.iter().find(|r| r.task == task)).map(|r| r.pass_at_1)
+    let row = |phase: &str, task: &str| state.evals.get(phase).and_then(|rows| rows.iter().find(|r| r.task == task));
+    let get = |phase: &str, task: &str| row(phase, task).map(|r| r.pass_at_1);
+    let fmt = |phase: &str, task: &str| {
+        row(phase, task)
+            .map(|r| crate::eval::rate_with_interval(r.pass_at_1, r.ci95.pass_at_1))
+            .unwrap_or_else(|| "–".into())
     };
-    let fmt = |v: Option<f64>| v.map(|x| format!("{x:.3}")).unwrap_or_else(|| "–".into());
     let mut s = format!(
         "# Run summary\n\nHeld-out success (pass@1 over {} problems per task, {} sample(s) each, temperature {}), \
-         at each task's starting level. Problems use seeds never drawn in training.\n\n\
+         at each task's starting level, with 95% Wilson intervals; the RL gain's interval is the unpaired \
+         normal one (conservative: both evaluations use the same problems). Problems use seeds never \
+         drawn in training. One training seed: train several with `gauntlet train --seeds K`.\n\n\
          | task | level | before SFT | after SFT | after RL | RL gain |\n|---|---|---|---|---|---|\n",
         cfg.eval.n, cfg.eval.k, cfg.eval.temperature
     );
@@ -72,17 +77,18 @@ pub fn summary_markdown(cfg: &TrainConfig, state: &TrainerState) -> String {
     }
     let mut gains = Vec::new();
     for t in &cfg.tasks {
-        let (b, a, r) = (get("before_sft", &t.name), get("after_sft", &t.name), get("after_rl", &t.name));
-        let gain = a.zip(r).map(|(a, r)| r - a);
-        gains.extend(gain);
+        let (a, r) = (get("after_sft", &t.name), get("after_rl", &t.name));
+        let gain = a.zip(r).map(|(a, r)| (r - a, crate::eval::difference_interval(a, r, cfg.eval.n)));
+        gains.extend(gain.map(|g| g.0));
         s += &format!(
             "| {} | {} | {} | {} | {} | {} |\n",
             t.name,
             t.level,
-            fmt(b),
-            fmt(a),
-            fmt(r),
-            gain.map(|g| format!("{:+.1} pts", 100.0 * g)).unwrap_or_else(|| "–".into())
+            fmt("before_sft", &t.name),
+            fmt("after_sft", &t.name),
+            fmt("after_rl", &t.name),
+            gain.map(|(g, [lo, hi])| format!("{:+.1} pts [{:+.1}, {:+.1}]", 100.0 * g, 100.0 * lo, 100.0 * hi))
+                .unwrap_or_else(|| "–".into())
         );
     }
     if !gains.is_empty() {

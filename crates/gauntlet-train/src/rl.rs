@@ -122,17 +122,21 @@ impl Trainer {
         let mut seats_of_rows = Vec::new();
         let mut row_tasks: Vec<&str> = Vec::new();
         let max_len = self.model_cfg.max_position_embeddings;
+        let mut over_context: HashMap<&str, usize> = HashMap::new();
+        let mut row_turns = Vec::new();
         for (traj, e) in episodes.iter().enumerate() {
             if e.error.is_some() {
                 continue;
             }
             for (ti, t) in e.turns.iter().enumerate() {
-                if t.policy != 0
-                    || t.response_ids.is_empty()
-                    || t.prompt_ids.len() + t.response_ids.len() > max_len
-                {
+                if t.policy != 0 || t.response_ids.is_empty() {
                     continue;
                 }
+                if t.prompt_ids.len() + t.response_ids.len() > max_len {
+                    *over_context.entry(e.spec.env.as_str()).or_default() += 1;
+                    continue;
+                }
+                row_turns.push(ti);
                 let mut ids = t.prompt_ids.clone();
                 ids.extend(&t.response_ids);
                 rows.push(Row {
@@ -187,6 +191,19 @@ impl Trainer {
             for (r, a) in rows.iter_mut().zip(&adv.advantages) {
                 r.seq.advantages = a.iter().map(|&x| x as f32).collect();
             }
+            let facts: Vec<crate::diagnostics::RowFacts> = (0..rows.len())
+                .map(|i| crate::diagnostics::RowFacts {
+                    task: row_tasks[i],
+                    group: groups[i],
+                    score: scores[i],
+                    turn: row_turns[i],
+                    prompt_len: rows[i].seq.prompt_len,
+                    response_len: rows[i].seq.response_len(),
+                    advantage: adv.advantages[i].iter().sum::<f64>() / adv.advantages[i].len().max(1) as f64,
+                })
+                .collect();
+            let gigpo = estimator == AdvantageEstimator::Gigpo;
+            crate::diagnostics::record(&mut rec, &facts, &over_context, max_len, gigpo);
             self.update(&rows, lr, &mut rec)?;
         }
         let every = rl.pool.snapshot_every;

@@ -312,7 +312,8 @@ impl Trainer {
         name: &str,
     ) -> Result<(Vec<TaskEval>, Vec<gauntlet_rollout::Episode>), TrainError> {
         let t0 = Instant::now();
-        let (rows, episodes) = run_eval(self)?;
+        let n = if name == "periodic" { self.cfg.eval.periodic_n } else { self.cfg.eval.n };
+        let (rows, episodes) = run_eval(self, n)?;
         let mut rec = Map::new();
         rec.insert("phase".into(), json!("eval"));
         rec.insert("name".into(), json!(name));
@@ -422,8 +423,8 @@ impl Trainer {
     }
 }
 
-/// The reported evaluation of the trainer's current policy.
-fn run_eval(t: &Trainer) -> Result<(Vec<TaskEval>, Vec<gauntlet_rollout::Episode>), TrainError> {
+/// The held-out evaluation of the trainer's current policy on `n` problems per task.
+fn run_eval(t: &Trainer, n: usize) -> Result<(Vec<TaskEval>, Vec<gauntlet_rollout::Episode>), TrainError> {
     let tasks: Vec<(String, u8)> = t.cfg.tasks.iter().map(|m| (m.name.clone(), m.level)).collect();
     let mut policy = t.policy(t.cfg.eval.temperature, t.cfg.eval.max_tokens);
     let seed = eval_seed(t.cfg.seed);
@@ -433,7 +434,7 @@ fn run_eval(t: &Trainer) -> Result<(Vec<TaskEval>, Vec<gauntlet_rollout::Episode
         &mut policy,
         opponent.as_deref_mut().map(|p| p as &mut dyn gauntlet_rollout::Policy),
         &tasks,
-        t.cfg.eval.n,
+        n,
         t.cfg.eval.k,
         HELD_OUT_BASE,
         &opts,

@@ -24,6 +24,11 @@ pub struct TrainArgs {
     /// Override the configuration's `threads` (0 = all cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Train K seeds of the configuration (`seed`, `seed + 1`, …, each in `RUN_DIR/seed-S/`)
+    /// and tabulate the RL gain per task over them: mean, spread and range
+    /// (`RUN_DIR/seeds.md`, `seeds.json`). Finished seeds are kept, unfinished ones resumed.
+    #[arg(long, value_name = "K", conflicts_with_all = ["resume", "print_config"])]
+    seeds: Option<usize>,
 }
 
 /// Runs `gauntlet train`.
@@ -45,6 +50,9 @@ pub fn exec(args: TrainArgs) -> anyhow::Result<()> {
     if args.print_config {
         print!("{}", cfg.to_toml());
         return Ok(());
+    }
+    if let Some(k) = args.seeds {
+        return train_seeds(cfg, k);
     }
     let threads = match &args.resume {
         Some(dir) => {
@@ -75,6 +83,42 @@ pub fn exec(args: TrainArgs) -> anyhow::Result<()> {
     );
     let mut progress = crate::progress::TrainProgress::default();
     trainer.run(&mut progress)?;
+    print_summary(&trainer);
+    Ok(())
+}
+
+/// `--seeds K`: trains (or resumes, or keeps) each seed's run, then writes the table.
+fn train_seeds(cfg: TrainConfig, k: usize) -> anyhow::Result<()> {
+    if k == 0 {
+        bail!("`--seeds` must be at least 1");
+    }
+    super::setup_compute(cfg.threads)?;
+    let base = PathBuf::from(&cfg.run_dir);
+    let mut runs = Vec::new();
+    for seed in cfg.seed..cfg.seed + k as u64 {
+        let dir = base.join(format!("seed-{seed}"));
+        if !dir.join("report").join("summary.json").is_file() || !dir.join("final").is_dir() {
+            let mut trainer = if dir.join("config.toml").is_file() {
+                eprintln!("seed {seed}: resuming {}", dir.display());
+                Trainer::resume(&dir)?
+            } else {
+                let run_cfg = TrainConfig { seed, run_dir: dir.display().to_string(), ..cfg.clone() };
+                eprintln!("seed {seed}: training into {}", dir.display());
+                Trainer::new(run_cfg)?
+            };
+            trainer.run(&mut crate::progress::TrainProgress::default())?;
+        } else {
+            eprintln!("seed {seed}: finished run found in {}, kept", dir.display());
+        }
+        runs.push(gauntlet_train::seeds::read_run(&dir, seed)?);
+    }
+    let md = gauntlet_train::seeds::write(&base, &cfg, &runs)?;
+    println!("{md}");
+    eprintln!("table: {}", base.join("seeds.md").display());
+    Ok(())
+}
+
+fn print_summary(trainer: &Trainer) {
     let summary = trainer.run_dir.join("report").join("summary.md");
     let text = std::fs::read_to_string(&summary).unwrap_or_default();
     println!("{}", text.split("\n## ").next().unwrap_or(""));
@@ -83,5 +127,4 @@ pub fn exec(args: TrainArgs) -> anyhow::Result<()> {
         summary.display(),
         trainer.run_dir.join("report/curves.svg").display()
     );
-    Ok(())
 }

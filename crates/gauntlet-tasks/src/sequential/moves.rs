@@ -1,5 +1,5 @@
-//! Helpers shared by the sequential families: grid directions, the lenient `U D L R` move parser
-//! and the cap on the number of moves an answer may contain.
+//! Helpers shared by the sequential families: grid directions, the `U D L R` move parser (lenient
+//! in layout, strict in content) and the cap on the number of moves an answer may contain.
 
 use crate::common::clip;
 

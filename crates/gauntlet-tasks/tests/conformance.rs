@@ -265,17 +265,22 @@ fn keyed(a: &str) -> bool {
     first.contains(':') || first.contains('=')
 }
 
-/// Answers that hedge between two values for one item, built from the oracle's answer `a`:
-/// the first value followed by ` or <other>` and by `/<other>`, and (for keyed lists and
-/// multi-line answers) the first item repeated with another value. The first value is the first
-/// word after the first `:`/`=` of a keyed list, else the first word; `<other>` is another word
-/// of the same kind (digits or not) from the answer, preferably a different one.
-fn hedges(a: &str) -> Vec<(String, String)> {
-    let from = if keyed(a) { a.find([':', '=']).map_or(0, |i| i + 1) } else { 0 };
-    let Some((s, e)) = word_at(a, from) else { return Vec::new() };
-    let value = &a[s..e];
-    let digits = |w: &str| w.chars().all(|c| c.is_ascii_digit());
-    // In a keyed list, prefer the values of the other items (`knave` rather than a name).
+/// The byte range of the last maximal run of alphanumeric characters in `s`.
+fn last_word(s: &str) -> Option<(usize, usize)> {
+    let end = s.rfind(|c: char| c.is_alphanumeric())?;
+    let end = end + s[end..].chars().next().map_or(1, char::len_utf8);
+    let start = s[..end].rfind(|c: char| !c.is_alphanumeric()).map_or(0, |i| i + 1);
+    Some((start, end))
+}
+
+fn is_number(w: &str) -> bool {
+    !w.is_empty() && w.chars().all(|c| c.is_ascii_digit())
+}
+
+/// Another word of the answer of the same kind (number or not) as `value`: in a keyed list the
+/// value of another item (`knave` rather than a name), else any other word; `value` itself when
+/// the answer has no other.
+fn other_value(a: &str, value: &str) -> String {
     let values: Vec<&str> = if keyed(a) {
         a.split([',', ';', '\n'])
             .filter_map(|item| {
@@ -285,28 +290,48 @@ fn hedges(a: &str) -> Vec<(String, String)> {
     } else {
         Vec::new()
     };
-    let same_kind: Vec<&str> = words(a).into_iter().filter(|w| digits(w) == digits(value)).collect();
-    let other = values
-        .iter()
-        .chain(&same_kind)
-        .find(|w| **w != value && digits(w) == digits(value))
-        .copied()
+    values
+        .into_iter()
+        .chain(words(a))
+        .find(|w| *w != value && is_number(w) == is_number(value))
         .unwrap_or(value)
-        .to_string();
-    let mut out = vec![("or".to_string(), format!("{} or {other}{}", &a[..e], &a[e..]))];
-    // Between numbers, `/` reads as a fraction (`x=0/1` commits to 0), so the slash hedge of a
-    // number uses its successor: `n/(n+1)` is never `n` for n ≥ 1, and 0 has no slash hedge.
-    let slash = if digits(value) {
+        .to_string()
+}
+
+/// ` or <other>` and `/<other>` inserted after the value at `a[s..e]`. Between numbers, `/` reads
+/// as a fraction (`x=0/1` commits to 0), so the slash hedge of a number `n` is `n/(n+1)`, which
+/// is never `n` for n ≥ 1, and 0 has no slash hedge.
+fn or_and_slash(a: &str, (s, e): (usize, usize), tag: &str) -> Vec<(String, String)> {
+    let value = &a[s..e];
+    let other = other_value(a, value);
+    let mut out = vec![(format!("or {tag}"), format!("{} or {other}{}", &a[..e], &a[e..]))];
+    let slash = if is_number(value) {
         value.parse::<u64>().ok().filter(|&n| n > 0).map(|n| (n + 1).to_string())
     } else {
-        Some(other.clone())
+        Some(other)
     };
     if let Some(o) = slash {
-        out.push(("slash".to_string(), format!("{}/{o}{}", &a[..e], &a[e..])));
+        out.push((format!("slash {tag}"), format!("{}/{o}{}", &a[..e], &a[e..])));
+    }
+    out
+}
+
+/// Answers that hedge between two values for one item, built from the oracle's answer `a`:
+/// the first and the last value followed by ` or <other>` and by `/<other>`, and (for keyed lists
+/// and multi-line answers) the first item repeated with another value. The first value is the
+/// first word after the first `:`/`=` of a keyed list, else the first word; the last value is the
+/// last word.
+fn hedges(a: &str) -> Vec<(String, String)> {
+    let from = if keyed(a) { a.find([':', '=']).map_or(0, |i| i + 1) } else { 0 };
+    let Some((s, e)) = word_at(a, from) else { return Vec::new() };
+    let mut out = or_and_slash(a, (s, e), "first");
+    if let Some(last) = last_word(a).filter(|&(ls, _)| ls > s) {
+        out.extend(or_and_slash(a, last, "last"));
     }
     if let Some(sep) = separator(a).filter(|sep| keyed(a) || *sep == "\n") {
         let end = a.find(sep).unwrap_or(a.len());
         if e <= end {
+            let other = other_value(a, &a[s..e]);
             let changed = format!("{}{other}{}", &a[..s], &a[e..end]);
             out.push(("repeat".into(), format!("{}{sep} {changed}{}", &a[..end], &a[end..])));
         }
@@ -354,6 +379,66 @@ fn hedged_answers_are_not_correct() {
             let s = t.score_of(problem, &format!("<answer>{hedge}</answer>")).unwrap();
             if s.correct || s.reward >= 1.0 {
                 fails.push(format!("{name} L{d} seed {seed}: hedge ({kind}) {hedge:?} scored {s:?}"));
+            }
+        }
+        fails
+    });
+}
+
+#[test]
+fn unknown_items_and_leftover_tokens_earn_nothing() {
+    for_each_instance(|t, d, seed, problem, answer| {
+        let name = t.spec().name;
+        let mut fails = Vec::new();
+        let sep = separator(answer).unwrap_or(" ");
+        let mut extra = vec![format!("{answer}{sep} Zzyzx"), format!("Zzyzx{sep} {answer}")];
+        if keyed(answer) {
+            // An item for a name the problem does not have (`Zed: knight`, `x9=T`).
+            let from = answer.find([':', '=']).map_or(0, |i| i + 1);
+            let value = word_at(answer, from).map_or("1", |(s, e)| &answer[s..e]);
+            let colon = if answer.contains(':') { ": " } else { "=" };
+            extra.push(format!("{answer}{sep} Zzyzx{colon}{value}"));
+        }
+        for e in extra {
+            let s = t.score_of(problem, &format!("<answer>{e}</answer>")).unwrap();
+            if s.correct || s.reward != 0.0 {
+                fails.push(format!("{name} L{d} seed {seed}: {e:?} scored {s:?}"));
+            }
+        }
+        fails
+    });
+}
+
+/// Fixed answers of every shape the families use. They may solve an instance by chance, but must
+/// never earn partial credit (a constant is not evidence of solving anything).
+const CONSTANTS: [&str; 16] = [
+    "THE THE THE THE THE THE THE THE",
+    "A",
+    "A B C D E F",
+    "1",
+    "0",
+    "1 2 3 4 5 6",
+    "(1,1)",
+    "(1,1) (1,2) (2,1) (2,2)",
+    "R",
+    "RRRRDDDD",
+    "A->C",
+    "push pop",
+    "A: 1, B: 2, C: 3",
+    "x1=T, x2=T, x3=T, x4=T",
+    "1: a, b, c",
+    "none",
+];
+
+#[test]
+fn constant_answers_earn_no_partial_credit() {
+    for_each_instance(|t, d, seed, problem, _answer| {
+        let name = t.spec().name;
+        let mut fails = Vec::new();
+        for c in CONSTANTS {
+            let s = t.score_of(problem, &format!("<answer>{c}</answer>")).unwrap();
+            if !s.correct && s.reward != 0.0 {
+                fails.push(format!("{name} L{d} seed {seed}: the constant {c:?} scored {s:?}"));
             }
         }
         fails

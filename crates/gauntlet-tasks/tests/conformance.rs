@@ -1,6 +1,10 @@
 //! The conformance check every single-turn family must pass (in the spirit of Gymnasium's
 //! `env_checker`): oracle answers score 1.0 at every level, answers to other problems score
 //! low, generation is deterministic and diverse, and no response text can make a verifier panic.
+//! The shared answer-format policy (`gauntlet_core::answer`, `docs/tasks.md`) is checked too:
+//! hedged answers are not correct, prose, unknown items, echoed prompts, the format example and
+//! constant answers earn nothing, the tolerated wrappers keep full credit, and every prompt states
+//! its answer format the same way.
 //!
 //! `GAUNTLET_TASKS=a,b` restricts the run to some families; `GAUNTLET_CONFORMANCE_N` sets the
 //! number of seeds per level (default 200, the acceptance criterion).

@@ -86,13 +86,10 @@ pub fn render_grid<T: std::fmt::Display>(grid: &[Vec<T>]) -> String {
         .join("\n")
 }
 
-/// The first `n` chars of `s`, with `…` when cut (for error messages about user input).
+/// The first `n` chars of `s`, with `…` when cut (for error messages about user input); the
+/// same as [`gauntlet_core::answer::clip`].
 pub fn clip(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_string()
-    } else {
-        format!("{}…", s.chars().take(n).collect::<String>())
-    }
+    gauntlet_core::answer::clip(s, n)
 }
 
 #[cfg(test)]

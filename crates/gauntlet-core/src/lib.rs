@@ -8,8 +8,9 @@
 //! - [`Task`]: the narrower single-turn trait (`generate`, `prompt`, `solve`, `verify`), turned
 //!   into an [`Env`] by [`TaskEnv`] and into a type-erased, registry-friendly object by
 //!   [`DynTask`].
-//! - [`Score`], [`Difficulty`], [`Rng`] (portable ChaCha8 seeding) and [`extract`] (answer
-//!   extraction from model responses).
+//! - [`Score`], [`Difficulty`], [`Rng`] (portable ChaCha8 seeding), [`extract`] (answer
+//!   extraction from model responses) and [`answer`] (the shared answer-format policy and its
+//!   strict parsing helpers).
 //!
 //! Design choice: verifiers check *validity*, never string equality with one stored answer. A
 //! [`Task::verify`] receives the problem instance and the extracted answer and decides whether the
@@ -22,6 +23,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod answer;
 mod difficulty;
 mod env;
 mod error;

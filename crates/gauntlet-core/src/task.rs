@@ -1,5 +1,6 @@
 //! Single-turn task families: the [`Task`] trait, its specification and its type-erased form.
 
+use crate::answer::normalize;
 use crate::extract::{answer_instruction, extract_answer, Extraction};
 use crate::{Difficulty, Rng, Score, TaskError};
 use serde::de::DeserializeOwned;
@@ -95,6 +96,8 @@ pub struct TaskSpec {
 /// - `generate(seed, d)` is a pure function of `(family, seed, d)`.
 /// - `verify(p, &solve(p))` is correct with reward 1.0 for every generated `p`.
 /// - `verify` accepts *every* valid answer, not one stored string, and never panics.
+/// - `verify` follows the shared answer-format policy of [`crate::answer`]: answers must commit
+///   to one value per item, and nothing but the tolerated wrappers is forgiven.
 pub trait Task: Send + Sync + 'static {
     /// One problem instance; serialized into dataset rows as `reward_model.ground_truth`.
     type Problem: Serialize + DeserializeOwned + Clone + Send + Sync + 'static;
@@ -111,7 +114,12 @@ pub trait Task: Send + Sync + 'static {
     /// The oracle: an answer (the text that goes inside the answer tags) that verifies as correct.
     fn solve(&self, problem: &Self::Problem) -> String;
 
-    /// Score an extracted answer by checking its validity against the problem's rules.
+    /// Score an extracted, normalised answer by checking its validity against the problem's rules.
+    ///
+    /// The answer arrives without the tolerated wrappers (see [`crate::answer`]); everything
+    /// else in it must be consumed by a strict parse: a hedge (`x or y`, `x/y`, an item given
+    /// twice), an unknown name, prose or leftover tokens is [`Score::unparsable`]. Partial credit,
+    /// if any, must be 0 for any answer a constant or a copy of the prompt could produce.
     fn verify(&self, problem: &Self::Problem, answer: &str) -> Score;
 
     /// How the final answer is found in a response (default: the last `<answer>` block).
@@ -125,10 +133,14 @@ pub trait Task: Send + Sync + 'static {
         self.sample(&mut rng, difficulty)
     }
 
-    /// Score a whole model response: extract the answer, then [`Task::verify`] it.
+    /// Score a whole model response: extract the answer, strip the wrappers the shared format
+    /// policy tolerates ([`answer::normalize`](crate::answer::normalize): whitespace, backticks or
+    /// a ``` fence, one trailing period), then [`Task::verify`] it. Every path that scores a
+    /// response (the [`DynTask`] methods, [`TaskEnv`](crate::TaskEnv), the CLI and the servers)
+    /// goes through here, so no family has to handle those wrappers itself.
     fn score(&self, problem: &Self::Problem, response: &str) -> Score {
         match extract_answer(response, self.extraction()) {
-            Some(answer) => self.verify(problem, answer),
+            Some(answer) => self.verify(problem, normalize(answer)),
             None => Score::unparsable(match self.extraction() {
                 Extraction::AnswerTag => "no <answer>…</answer> block",
                 Extraction::Boxed => "no \\boxed{…}",

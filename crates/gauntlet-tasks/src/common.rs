@@ -1,7 +1,9 @@
 //! Small parsing and rendering helpers shared by the families.
 //!
 //! Parsers here are lenient about layout (commas, brackets, extra spaces and blank lines) and
-//! strict about content, and never panic: they return `Err(reason)` for the verifier to put in
+//! strict about content: every token must be consumed, as the shared answer-format policy of
+//! [`gauntlet_core::answer`] requires (which also has the `name: value` and token-list helpers).
+//! They never panic: they return `Err(reason)` for the verifier to put in
 //! [`Score::unparsable`](gauntlet_core::Score::unparsable).
 
 /// Levenshtein distance between two strings (by chars); used for "did you mean" suggestions.
@@ -84,13 +86,10 @@ pub fn render_grid<T: std::fmt::Display>(grid: &[Vec<T>]) -> String {
         .join("\n")
 }
 
-/// The first `n` chars of `s`, with `…` when cut (for error messages about user input).
+/// The first `n` chars of `s`, with `…` when cut (for error messages about user input); the
+/// same as [`gauntlet_core::answer::clip`].
 pub fn clip(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_string()
-    } else {
-        format!("{}…", s.chars().take(n).collect::<String>())
-    }
+    gauntlet_core::answer::clip(s, n)
 }
 
 #[cfg(test)]

@@ -294,8 +294,8 @@ impl Task for LinearEquation {
                 "2x2 system, coefficients +-1..=9, solution in -15..=15",
                 "3x3 system, coefficients -9..=9, solution in -12..=12",
             ],
-            answer_format: "every unknown as `name=value`, separated by commas, in any order, \
-                            e.g. `x=3` or `x=3, y=-2`",
+            answer_format: "every unknown as name=value, separated by commas, in any order, \
+                            e.g. `x=3, y=-2`",
         }
     }
 

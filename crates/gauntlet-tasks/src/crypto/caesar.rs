@@ -7,7 +7,8 @@
 //!
 //! **Verifies** the answer by case- and whitespace-insensitive comparison with the plaintext.
 //! Any valid decryption is the same string, so this is a validity check, not a stored-string
-//! match. Partial credit: the fraction of words in the right position, scaled to at most 0.5.
+//! match. Scoring is 0/1 (see [`score_plaintext`](crate::crypto::text::score_plaintext)): credit
+//! for words in place would pay a constant answer such as `THE THE THE`.
 //!
 //! | level | words | shift shown |
 //! |---|---|---|
@@ -19,8 +20,8 @@
 //!
 //! **Example**: `KHOOR ZRUOG` with shift 3 → `HELLO WORLD`.
 //!
-//! **Failure modes**: a model that answers with punctuation or extra words gets partial credit
-//! only for the words in place.
+//! **Failure modes**: punctuation or digits in the answer make it unparsable; extra words make it
+//! wrong.
 
 use crate::crypto::words::{is_vocab, VOCAB};
 use gauntlet_core::{Category, Difficulty, Rng, Score, Task, TaskSpec};
@@ -47,10 +48,6 @@ pub fn shift_text(s: &str, k: u8) -> String {
         .collect()
 }
 
-fn normalise(s: &str) -> Vec<String> {
-    s.split_whitespace().map(|w| w.to_ascii_uppercase()).collect()
-}
-
 impl Task for Caesar {
     type Problem = CaesarProblem;
 
@@ -66,7 +63,8 @@ impl Task for Caesar {
                 "8 words, shift hidden",
                 "12 words, shift hidden",
             ],
-            answer_format: "the decrypted message in capital letters, words separated by spaces",
+            answer_format:
+                "the decrypted message in capital letters, words separated by spaces, e.g. `MEET AT NOON`",
         }
     }
 
@@ -112,17 +110,7 @@ impl Task for Caesar {
     }
 
     fn verify(&self, p: &CaesarProblem, answer: &str) -> Score {
-        let want = normalise(&self.solve(p));
-        let got = normalise(answer);
-        if got.is_empty() {
-            return Score::unparsable("empty answer");
-        }
-        if got == want {
-            return Score::correct();
-        }
-        let in_place = want.iter().zip(&got).filter(|(a, b)| a == b).count();
-        let frac = in_place as f64 / want.len().max(got.len()) as f64;
-        Score::partial(0.5 * frac, format!("{in_place} of {} words correct", want.len()))
+        crate::crypto::text::score_plaintext(&self.solve(p), answer)
     }
 }
 
@@ -136,6 +124,7 @@ mod tests {
         let p = CaesarProblem { ciphertext: "KHOOR ZRUOG".into(), shift: 3, shift_shown: true };
         assert!(Caesar.verify(&p, "hello   world").correct);
         assert!(!Caesar.verify(&p, "HELLO").correct);
-        assert!(Caesar.verify(&p, "HELLO").reward <= 0.5);
+        assert_eq!(Caesar.verify(&p, "HELLO").reward, 0.0);
+        assert_eq!(Caesar.verify(&p, "HELLO HELLO").reward, 0.0);
     }
 }

@@ -12,8 +12,8 @@
 //!
 //! **Verifies** the answer by case- and whitespace-insensitive comparison with the plaintext,
 //! which is the only valid decryption (see above), so this is a validity check, not a
-//! stored-string match. Partial credit: the fraction of words in the right position, scaled to
-//! at most 0.5.
+//! stored-string match. Scoring is 0/1: word-by-position credit would pay a constant answer
+//! (`THE THE THE …`) or the prompt echoed inside the tags.
 //!
 //! | level | sample words | message words | letters missing from the sample |
 //! |---|---|---|---|
@@ -129,7 +129,7 @@ impl Task for Substitution {
                 "sample of 4 words, message of 6 words, at least 1 letter not in the sample, vocabulary given",
                 "sample of 3 words, message of 8 words, at least 3 letters not in the sample, vocabulary given",
             ],
-            answer_format: "the decrypted message in capital letters, words separated by spaces",
+            answer_format: "the decrypted message in capital letters, words separated by spaces, e.g. `MEET AT NOON`",
         }
     }
 

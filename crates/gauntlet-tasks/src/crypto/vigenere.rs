@@ -10,8 +10,8 @@
 //! **Verifies** the answer by case- and whitespace-insensitive comparison with the plaintext.
 //! Decryption with a known key is a bijection, and at level 5 the crib fixes every key letter, so
 //! the plaintext is unique: any valid decryption is this string, and the comparison is a
-//! validity check, not a stored-string match. Partial credit: the fraction of words in the right
-//! position, scaled to at most 0.5.
+//! validity check, not a stored-string match. Scoring is 0/1: word-by-position credit would pay a
+//! constant answer (`THE THE THE …`).
 //!
 //! | level | words | key length | key |
 //! |---|---|---|---|
@@ -86,7 +86,8 @@ impl Task for Vigenere {
                 "8 words, key of 7 letters shown",
                 "10 words, key of 5 letters hidden; leading words given as a crib",
             ],
-            answer_format: "the decrypted message in capital letters, words separated by spaces",
+            answer_format:
+                "the decrypted message in capital letters, words separated by spaces, e.g. `MEET AT NOON`",
         }
     }
 
@@ -162,7 +163,7 @@ mod tests {
         assert_eq!(Vigenere.solve(&p), "HELLO WORLD");
         assert!(Vigenere.verify(&p, "hello \n world").correct);
         let s = Vigenere.verify(&p, "HELLO");
-        assert!(!s.correct && s.reward <= 0.5);
+        assert!(!s.correct && s.reward == 0.0);
         assert_eq!(s.reason, "1 of 2 words correct");
         assert!(Vigenere.verify(&p, " ").reason.starts_with("unparsable"));
         let bad = VigenereProblem { key: "b1".into(), ..p };

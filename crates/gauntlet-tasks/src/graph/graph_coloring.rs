@@ -10,9 +10,9 @@
 //!
 //! **Verifies** the answer by the rules: every vertex gets exactly one colour in `1..=k`, and
 //! for every edge the two ends differ. *Any* valid colouring scores 1.0 (the colour names are
-//! interchangeable). Partial credit for a complete colouring with `c` conflicting edges out of
-//! `m`: `0.5 × max(0, 1 − k·c/m)`; a random colouring has about `m/k` conflicts and so earns
-//! about 0. Missing vertices or colours outside `1..=k` earn 0.
+//! interchangeable). Scoring is 0/1 (the shared policy of issue 13): a fixed colouring such as
+//! `A: 1, B: 2, C: 3, …` would earn conflict-fraction credit on some instances. The reason still
+//! counts the conflicting edges.
 //!
 //! | level | vertices | colours `k` | edges |
 //! |---|---|---|---|
@@ -25,8 +25,8 @@
 //! **Example**: a triangle `A - B`, `B - C`, `A - C` plus `C - D`, `k = 3`:
 //! `A: 1, B: 2, C: 3, D: 1` is correct, and so is `A: 3, B: 1, C: 2, D: 3`.
 //!
-//! **Failure modes**: forgetting a vertex (0), using a colour `k + 1` (0), a colouring with a
-//! few conflicts (partial credit).
+//! **Failure modes**: forgetting a vertex, using a colour `k + 1`, a colouring with a few
+//! conflicts (all 0).
 
 use crate::common::clip;
 use crate::graph::graph::{adjacency, edge_lines, normalise_edges, sample_prefix, Labels, MAX_TOKENS};
@@ -274,17 +274,13 @@ impl Task for GraphColoring {
         }
         let clash: Vec<&(usize, usize)> = p.edges.iter().filter(|&&(u, v)| col[u] == col[v]).collect();
         let Some(&&(u, v)) = clash.first() else { return Score::correct() };
-        let frac = clash.len() as f64 * p.k as f64 / p.edges.len().max(1) as f64;
-        Score::partial(
-            0.5 * (1.0 - frac).max(0.0),
-            format!(
-                "edge {} - {} joins two vertices of colour {} ({} conflicting edges)",
-                l.name(u),
-                l.name(v),
-                col[u].unwrap_or(0),
-                clash.len()
-            ),
-        )
+        Score::wrong(format!(
+            "edge {} - {} joins two vertices of colour {} ({} conflicting edges)",
+            l.name(u),
+            l.name(v),
+            col[u].unwrap_or(0),
+            clash.len()
+        ))
     }
 }
 
@@ -338,7 +334,7 @@ mod tests {
         let p = example();
         let s = GraphColoring.verify(&p, "A: 1, B: 1, C: 3, D: 1");
         assert!(s.reason.contains("edge A - B joins two vertices of colour 1"), "{s:?}");
-        assert!((s.reward - 0.5 * (1.0 - 3.0 / 4.0)).abs() < 1e-9);
+        assert!(!s.correct && s.reward == 0.0, "{s:?}");
         assert_eq!(GraphColoring.verify(&p, "1 1 1 1").reward, 0.0);
         assert!(GraphColoring.verify(&p, "A: 1, B: 2, C: 3").reason.contains("vertex D has no colour"));
         assert!(GraphColoring.verify(&p, "A: 1, B: 2, C: 4, D: 1").reason.contains("colour 4"));

@@ -6,9 +6,8 @@
 //!
 //! **Verifies** the answer by the rules: it must list `n` vertices, each exactly once, with
 //! every consecutive pair joined by an edge. *Any* Hamiltonian path scores 1.0 (in particular
-//! the reverse of a valid path). Partial credit: a valid simple path that misses some vertices
-//! earns `0.5 × (its edges) / (n − 1)` (so at most `0.5 × (n − 2)/(n − 1)`); a repeated vertex
-//! or a non-edge earns 0.
+//! the reverse of a valid path). Scoring is 0/1: credit for a short valid path would pay a
+//! constant two-vertex answer whenever it happens to be an edge.
 //!
 //! | level | vertices | extra edges beyond the planted path |
 //! |---|---|---|
@@ -22,7 +21,7 @@
 //! and so is its reverse `D B A C E`; `A B D C E`, another path, is correct too.
 //!
 //! **Failure modes**: dead ends at a degree-1 vertex reached too early; paths that jump along
-//! a non-edge (0) or stop short (partial credit).
+//! a non-edge or stop short (0).
 
 use crate::graph::graph::{add_random_edges, adjacency, edge_lines, normalise_edges, parse_nodes, Labels};
 use gauntlet_core::{Category, Difficulty, Rng, Score, Task, TaskSpec};
@@ -131,15 +130,12 @@ impl Task for HamiltonianPath {
             return Score::correct();
         }
         let missing = (0..n).find(|&v| seen >> v & 1 == 0).unwrap_or(0);
-        Score::partial(
-            0.5 * (path.len() - 1) as f64 / (n - 1).max(1) as f64,
-            format!(
-                "valid path of {} vertices, but {} of {n} are missing (e.g. {})",
-                path.len(),
-                n - path.len(),
-                l.name(missing)
-            ),
-        )
+        Score::wrong(format!(
+            "valid path of {} vertices, but {} of {n} are missing (e.g. {})",
+            path.len(),
+            n - path.len(),
+            l.name(missing)
+        ))
     }
 }
 
@@ -196,7 +192,7 @@ mod tests {
         assert!(HamiltonianPath.verify(&p, "E C A B D C").reason.contains("vertex C is visited twice"));
         assert!(HamiltonianPath.verify(&p, "E C B A D").reason.contains("step 2: C - B is not an edge"));
         let s = HamiltonianPath.verify(&p, "E C A");
-        assert!(!s.correct && (s.reward - 0.25).abs() < 1e-9 && s.reason.contains("B"), "{s:?}");
+        assert!(!s.correct && s.reward == 0.0 && s.reason.contains("B"), "{s:?}");
         assert_eq!(HamiltonianPath.verify(&p, "A").reward, 0.0);
         assert!(HamiltonianPath.verify(&p, "E C A B F").is_format_error());
         assert!(HamiltonianPath.verify(&p, "").is_format_error());

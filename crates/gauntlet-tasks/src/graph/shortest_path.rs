@@ -8,8 +8,8 @@
 //! **Verifies** the answer by the rules: it must start at the start node, end at the target,
 //! and every consecutive pair must be joined by an edge; its total weight is then compared with
 //! the optimum computed by Dijkstra's algorithm. *Any* path of optimal weight scores 1.0.
-//! Partial credit: a valid but longer path (or walk) earns `0.3 × optimum / its weight`
-//! (at most 0.3); anything invalid earns 0.
+//! Scoring is 0/1 (the shared policy of issue 13: no credit that a fixed answer could collect
+//! by chance); the reason of a valid but longer path gives its weight and the optimum.
 //!
 //! | level | nodes | extra edges beyond a tree | weights | min. edges on the shortest path |
 //! |---|---|---|---|---|
@@ -20,10 +20,10 @@
 //! | 5 | 20 | 20 | 1–20 | 4 |
 //!
 //! **Example**: edges `A - B: 1`, `B - C: 1`, `A - C: 3`, `C - D: 2`, from `A` to `D`:
-//! `A B C D` (weight 4) is correct, `A C D` (weight 5) earns `0.3 × 4/5 = 0.24`.
+//! `A B C D` (weight 4) is correct, `A C D` (weight 5) is wrong.
 //!
-//! **Failure modes**: greedy answers (always taking the lightest edge) get the partial credit;
-//! paths that use a non-edge or stop early get 0.
+//! **Failure modes**: greedy answers (always taking the lightest edge), paths that use a
+//! non-edge or stop early (all 0).
 
 use crate::graph::graph::{add_random_edges, adjacency, parse_nodes, random_tree, Labels};
 use gauntlet_core::{Category, Difficulty, Rng, Score, Task, TaskSpec};
@@ -232,10 +232,7 @@ impl Task for ShortestPath {
         if total == best {
             return Score::correct();
         }
-        Score::partial(
-            0.3 * best as f64 / total.max(1) as f64,
-            format!("valid path of length {total}, but the shortest has length {best}"),
-        )
+        Score::wrong(format!("valid path of length {total}, but the shortest has length {best}"))
     }
 }
 
@@ -259,7 +256,7 @@ mod tests {
         assert_eq!(ShortestPath.solve(&p), "A B C D");
         assert!(ShortestPath.verify(&p, "a -> b -> c -> d").correct);
         let s = ShortestPath.verify(&p, "A C D");
-        assert!(!s.correct && (s.reward - 0.24).abs() < 1e-9, "{s:?}");
+        assert!(!s.correct && s.reward == 0.0 && s.reason.contains("length 5"), "{s:?}");
         assert!(ShortestPath.prompt(&p).contains("A - C: 3\n"));
     }
 
@@ -276,7 +273,7 @@ mod tests {
         assert!(ShortestPath.verify(&p, "A B D").correct);
         assert!(ShortestPath.verify(&p, "A C D").correct);
         assert!(ShortestPath.verify(&p, &ShortestPath.solve(&p)).correct);
-        assert!((ShortestPath.verify(&p, "A E D").reward - 0.2).abs() < 1e-9);
+        assert!(!ShortestPath.verify(&p, "A E D").correct);
     }
 
     /// Every shortest path from start to target (by DFS over the shortest-path DAG).
@@ -332,9 +329,9 @@ mod tests {
         assert!(ShortestPath.verify(&p, "A D").reason.contains("A - D is not an edge"));
         assert!(ShortestPath.verify(&p, "A X D").is_format_error());
         assert!(ShortestPath.verify(&p, "").is_format_error());
-        // A walk that revisits nodes is valid but long: partial credit only.
+        // A walk that revisits nodes is valid but long: wrong.
         let s = ShortestPath.verify(&p, "A B A B C D");
-        assert!(!s.correct && s.reward > 0.0 && s.reward < 0.3);
+        assert!(!s.correct && s.reward == 0.0 && s.reason.contains("valid path"), "{s:?}");
     }
 
     #[test]

@@ -7,9 +7,9 @@
 //! retries, then fewer constraints as a fallback).
 //!
 //! **Verifies** the answer by the rules: every task exactly once, and for every constraint
-//! `X -> Y`, X listed before Y. *Any* valid order scores 1.0. Partial credit for a complete
-//! order that respects a fraction `f` of the constraints: `0.5 × max(0, 2f − 1)`; a random
-//! order respects half of them and so earns about 0. Missing or repeated tasks earn 0.
+//! `X -> Y`, X listed before Y. *Any* valid order scores 1.0. Scoring is 0/1: a fixed order
+//! (`A B C D E`) respects more than half of the constraints on some instances, so a
+//! constraint-fraction credit would pay a constant answer.
 //!
 //! | level | tasks | constraints | labels |
 //! |---|---|---|---|
@@ -161,17 +161,13 @@ impl Task for TopologicalOrder {
         }
         let broken: Vec<&(usize, usize)> = p.edges.iter().filter(|&&(u, v)| pos[u] > pos[v]).collect();
         let Some(&&(u, v)) = broken.first() else { return Score::correct() };
-        let f = 1.0 - broken.len() as f64 / p.edges.len() as f64;
-        Score::partial(
-            0.5 * (2.0 * f - 1.0).max(0.0),
-            format!(
-                "{} must come before {} ({} of {} constraints broken)",
-                l.name(u),
-                l.name(v),
-                broken.len(),
-                p.edges.len()
-            ),
-        )
+        Score::wrong(format!(
+            "{} must come before {} ({} of {} constraints broken)",
+            l.name(u),
+            l.name(v),
+            broken.len(),
+            p.edges.len()
+        ))
     }
 }
 
@@ -190,7 +186,7 @@ mod tests {
         assert!(TopologicalOrder.verify(&p, "A B C D").correct);
         assert!(TopologicalOrder.verify(&p, "b, a, c, d").correct);
         let s = TopologicalOrder.verify(&p, "A C B D");
-        assert!((s.reward - 0.5 * (2.0 * 2.0 / 3.0 - 1.0)).abs() < 1e-9, "{s:?}");
+        assert!(!s.correct && s.reward == 0.0, "{s:?}");
         assert!(s.reason.contains("B must come before C (1 of 3 constraints broken)"));
     }
 

@@ -7,9 +7,8 @@
 //! **Every puzzle has a unique solution.**
 //!
 //! **Verifies** validity: the answer must keep every given and each row, column and box must
-//! hold every digit exactly once (checked directly, not against a stored grid). Partial credit
-//! for an invalid grid: `0.3 ×` the fraction of blank cells filled with the (unique) solution's
-//! digit, so an unrelated grid earns about `0.3 / n`.
+//! hold every digit exactly once (checked directly, not against a stored grid). Scoring is 0/1:
+//! credit for blank cells right would pay a constant grid (all 1s gets about `1/n` of them).
 //!
 //! | level | grid | clues |
 //! |---|---|---|
@@ -182,17 +181,10 @@ impl Task for Sudoku {
             Err(e) => return Score::unparsable(e),
         };
         let givens: Vec<u8> = p.puzzle.iter().flatten().copied().collect();
-        let Some(reason) = first_violation(g, &givens, &grid) else { return Score::correct() };
-        let solution = p.solution.iter().flatten();
-        let (mut blanks, mut right) = (0usize, 0usize);
-        for ((&gv, &v), &s) in givens.iter().zip(&grid).zip(solution) {
-            if gv == 0 {
-                blanks += 1;
-                right += usize::from(v == s);
-            }
+        match first_violation(g, &givens, &grid) {
+            None => Score::correct(),
+            Some(reason) => Score::wrong(reason),
         }
-        let frac = if blanks == 0 { 0.0 } else { right as f64 / blanks as f64 };
-        Score::partial(0.3 * frac, format!("{reason} ({right} of {blanks} blank cells right)"))
     }
 }
 
@@ -222,7 +214,7 @@ mod tests {
         assert!(Sudoku.verify(&p, "1 2 3 4\n3,4,1,2\n\n2 1 | 4 3\n----+----\n4 3 2 1").correct);
         let s = Sudoku.verify(&p, "1234\n3412\n2143\n4312");
         assert!(!s.correct && s.reason.starts_with("row 4 column 4 must keep the given 1"), "{s:?}");
-        assert!(s.reward <= 0.3);
+        assert_eq!(s.reward, 0.0);
     }
 
     #[test]

@@ -11,9 +11,8 @@
 //!
 //! **Verifies** by evaluating every statement under the answered roles: a knight's statement must
 //! be true and a knave's false. Since the consistent assignment is unique, consistency is
-//! correctness. Partial credit (only for an inconsistent answer) is credit *above chance*: with a
-//! fraction `f` of people right it is `max(0, f − 0.5)`, so at most `0.5 − 1/n` and zero for a
-//! coin-flip guess on average.
+//! correctness. Scoring is 0/1: with two roles per person, any credit for "some roles right"
+//! would pay a constant answer (everyone a knight), so there is none.
 //!
 //! | level | people | statement kinds | nesting |
 //! |---|---|---|---|
@@ -27,11 +26,13 @@
 //! would make Bob a knave whose (false) statement is fine; Alice knave makes Bob a knight whose
 //! statement is then false. Answer: `Alice: knight, Bob: knave`.
 //!
-//! **Failure modes**: role words before names (`knight: Alice`) are not understood; negations
-//! (`Alice is not a knave`) are rejected as ambiguous; unknown names are ignored.
+//! **Answer grammar** (strict, shared policy of `gauntlet_core::answer`): `Name: role` items
+//! (or `Name=role`) separated by commas, semicolons or newlines, names case-insensitive. A second
+//! role (`knight or knave`, `knight/knave`, a name given twice), an unknown name, sentences
+//! (`Alice is a knight`) or any other leftover text make the answer unparsable.
 
 use crate::logic::claim::{full, var, Claim, Cmp, VAR};
-use crate::logic::{capitalise, pair, words};
+use crate::logic::{capitalise, pair};
 use gauntlet_core::{Category, Difficulty, Rng, Score, Task, TaskSpec};
 use serde::{Deserialize, Serialize};
 
@@ -234,38 +235,16 @@ fn pinning(n: usize, sol: u64) -> Vec<Claim> {
         .collect()
 }
 
-/// Parse `Name: knight, Name: knave, …` leniently: each role word applies to the names since the
-/// previous role word. Returns one entry per inhabitant.
+/// Parse `Name: knight, Name: knave, …` strictly (the shared
+/// [`assignments`](gauntlet_core::answer::assignments) grammar): every item is one known name,
+/// `:` or `=`, and exactly one role word. Returns one entry per inhabitant.
 pub fn parse_roles(names: &[String], answer: &str) -> Result<Vec<Option<bool>>, String> {
-    let lower: Vec<String> = names.iter().map(|s| s.to_ascii_lowercase()).collect();
-    let mut roles = vec![None; names.len()];
-    let mut pending: Vec<usize> = Vec::new();
-    for w in words(answer, 10_000) {
-        let role = match w.as_str() {
-            "knight" | "knights" => true,
-            "knave" | "knaves" => false,
-            "not" => return Err("`not` is ambiguous: write `Name: knight` or `Name: knave`".into()),
-            _ => {
-                if let Some(i) = lower.iter().position(|n| *n == w) {
-                    if !pending.contains(&i) {
-                        pending.push(i);
-                    }
-                }
-                continue;
-            }
-        };
-        for &i in &pending {
-            if roles[i].is_some_and(|r| r != role) {
-                return Err(format!("{} is called both knight and knave", names[i]));
-            }
-            roles[i] = Some(role);
-        }
-        pending.clear();
-    }
-    if roles.iter().all(Option::is_none) {
-        return Err("no `Name: knight` or `Name: knave` pairs found".into());
-    }
-    Ok(roles)
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    gauntlet_core::answer::assignments(answer, &names, |v| match v.to_ascii_lowercase().as_str() {
+        "knight" => Some(true),
+        "knave" => Some(false),
+        _ => None,
+    })
 }
 
 impl Task for KnightsKnaves {
@@ -355,17 +334,8 @@ impl Task for KnightsKnaves {
             Ok(r) => r,
             Err(e) => return Score::unparsable(e),
         };
-        // Credit above chance against the unique consistent assignment.
-        let partial = |reason: String| {
-            if cons.count_ones() != 1 {
-                return Score::wrong(reason);
-            }
-            let sol = cons.trailing_zeros();
-            let right = (0..n).filter(|&i| roles[i] == Some(sol >> i & 1 == 1)).count();
-            Score::partial(right as f64 / n as f64 - 0.5, format!("{reason} ({right} of {n} roles right)"))
-        };
         if let Some(i) = roles.iter().position(Option::is_none) {
-            return partial(format!("no role given for {}", p.names[i]));
+            return Score::wrong(format!("no role given for {}", p.names[i]));
         }
         let a = roles.iter().enumerate().fold(0u64, |a, (i, r)| a | (u64::from(*r == Some(true)) << i));
         if cons >> a & 1 == 1 {
@@ -376,10 +346,10 @@ impl Task for KnightsKnaves {
             if truth != (a >> st.speaker & 1 == 1) {
                 let who = &p.names[st.speaker as usize];
                 let (role, val) = if truth { ("a knave", "true") } else { ("a knight", "false") };
-                return partial(format!("{who} is {role} but their statement is {val}"));
+                return Score::wrong(format!("{who} is {role} but their statement is {val}"));
             }
         }
-        partial("inconsistent roles".into())
+        Score::wrong("inconsistent roles")
     }
 }
 
@@ -408,8 +378,8 @@ mod tests {
         let p = example();
         assert_eq!(consistent(&p), Some(1 << 0b01)); // only assignment 0b01: Alice knight, Bob knave
         assert_eq!(KnightsKnaves.solve(&p), "Alice: knight, Bob: knave");
-        assert!(KnightsKnaves.verify(&p, "bob - KNAVE;  alice=knight").correct);
-        assert!(KnightsKnaves.verify(&p, "Alice is a knight and Bob is a knave.").correct);
+        assert!(KnightsKnaves.verify(&p, "bob = KNAVE;  alice: knight").correct);
+        assert!(KnightsKnaves.verify(&p, "Alice is a knight and Bob is a knave").is_format_error());
         assert!(KnightsKnaves.prompt(&p).contains("Bob says: \"Alice is a knight and I am a knight.\""));
     }
 
@@ -421,17 +391,17 @@ mod tests {
         assert!(s.reason.contains("Bob is a knight but their statement is false"), "{}", s.reason);
         let s = KnightsKnaves.verify(&p, "Alice: knight");
         assert!(s.reason.contains("no role given for Bob"), "{}", s.reason);
-        assert!(KnightsKnaves
-            .verify(&p, "Alice and Bob are knights")
-            .reason
-            .contains("Alice is a knight but"));
+        assert!(KnightsKnaves.verify(&p, "Alice and Bob are knights").is_format_error());
         assert!(KnightsKnaves.verify(&p, "Alice: knight, Alice: knave").is_format_error());
+        assert!(KnightsKnaves.verify(&p, "Alice: knight or knave, Bob: knave").is_format_error());
+        assert!(KnightsKnaves.verify(&p, "Alice: knight/knave, Bob: knave/knight").is_format_error());
+        assert!(KnightsKnaves.verify(&p, "Alice: knight, Bob: knave, Carol: knave").is_format_error());
         assert!(KnightsKnaves.verify(&p, "Alice is not a knave").is_format_error());
         assert!(KnightsKnaves.verify(&p, "Carol: knight").is_format_error());
     }
 
     #[test]
-    fn generated_puzzles_are_unique_and_partial_credit_stays_low() {
+    fn generated_puzzles_are_unique_and_near_misses_earn_nothing() {
         for level in 1..=5 {
             let d = Difficulty::new(level).unwrap();
             for seed in 0..50 {
@@ -441,16 +411,16 @@ mod tests {
                 let sol = consistent(&p).unwrap().trailing_zeros() as u64;
                 let claims: Vec<Claim> = p.statements.iter().map(|s| s.claim.clone()).collect();
                 assert_ne!(claims, pinning(p.names.len(), sol), "fallback used");
-                // One role flipped: partial credit below 0.5; all flipped: nothing.
+                // One role flipped or all flipped: nothing.
                 let n = p.names.len();
                 let sol = consistent(&p).unwrap().trailing_zeros() as usize;
                 let render = |a: usize| {
                     let r = |i: usize| if a >> i & 1 == 1 { "knight" } else { "knave" };
-                    (0..n).map(|i| format!("{} {}", p.names[i], r(i))).collect::<Vec<_>>().join(" ")
+                    (0..n).map(|i| format!("{}: {}", p.names[i], r(i))).collect::<Vec<_>>().join(", ")
                 };
                 assert!(KnightsKnaves.verify(&p, &render(sol)).correct);
                 let s = KnightsKnaves.verify(&p, &render(sol ^ 1));
-                assert!(!s.correct && s.reward < 0.5, "{s:?}");
+                assert!(!s.correct && s.reward == 0.0, "{s:?}");
                 assert_eq!(KnightsKnaves.verify(&p, &render(sol ^ ((1 << n) - 1))).reward, 0.0);
             }
         }

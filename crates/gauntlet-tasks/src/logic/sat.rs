@@ -21,8 +21,11 @@
 //! **Example**: `(x1 ∨ x2 ∨ ¬x3) ∧ (¬x1 ∨ x3 ∨ x2)`: `x1=F, x2=T, x3=F` and `x1=T, x2=F, x3=T` both
 //! satisfy it.
 //!
-//! **Failure modes**: an assignment that leaves a variable out is wrong even when the clauses it
-//! touches are satisfied; values other than T/F, true/false, 1/0 are rejected.
+//! **Answer grammar** (strict, the shared `name=value` grammar of `gauntlet_core::answer`):
+//! `xi=V` or `xi: V` items separated by commas, semicolons or newlines, `V` one of T/F,
+//! true/false, 1/0, yes/no. An assignment that leaves a variable out is wrong even when the
+//! clauses it touches are satisfied; a second value (`x4=T or F`, `x1=T/F`, `x1` given twice), a
+//! name that is not a variable, or any leftover text is unparsable.
 
 use gauntlet_core::{Category, Difficulty, Rng, Score, Task, TaskSpec};
 use serde::{Deserialize, Serialize};
@@ -119,76 +122,12 @@ fn value_word(w: &str) -> Option<bool> {
     }
 }
 
-/// Parse `x1=T, x2=F, …` (also `x1: true`, `x1 = 0`, or literals `x1, ¬x2`) into one entry per
-/// variable.
+/// Parse `x1=T, x2=F, …` (also `x1: true`, `x1=0`) strictly with the shared
+/// [`assignments`](gauntlet_core::answer::assignments) grammar into one entry per variable.
 pub fn parse_assignment(n: usize, answer: &str) -> Result<Vec<Option<bool>>, String> {
-    let c: Vec<char> = answer.chars().take(50_000).collect();
-    let mut out = vec![None; n];
-    let mut found = false;
-    let mut i = 0;
-    while i < c.len() {
-        let starts = matches!(c[i], 'x' | 'X')
-            && (i == 0 || !c[i - 1].is_alphanumeric())
-            && c.get(i + 1).is_some_and(|d| d.is_ascii_digit());
-        if !starts {
-            i += 1;
-            continue;
-        }
-        let mut j = i + 1;
-        while j < c.len() && c[j].is_ascii_digit() {
-            j += 1;
-        }
-        let digits: String = c[i + 1..j].iter().collect();
-        let var = digits.parse::<usize>().ok().filter(|v| (1..=n).contains(v));
-        let Some(var) = var else { return Err(format!("x{} is not a variable (x1..x{n})", clip(&digits))) };
-        // Separator, then a value word; otherwise a literal with an optional negation before it.
-        let mut k = j;
-        while k < c.len() && (c[k].is_whitespace() || matches!(c[k], '=' | ':' | '-' | '>' | '→')) {
-            k += 1;
-        }
-        let mut e = k;
-        while e < c.len() && c[e].is_alphanumeric() {
-            e += 1;
-        }
-        let mut word: String = c[k..e].iter().collect();
-        if word.eq_ignore_ascii_case("is") {
-            // `x1 is true`
-            k = e;
-            while k < c.len() && c[k].is_whitespace() {
-                k += 1;
-            }
-            e = k;
-            while e < c.len() && c[e].is_alphanumeric() {
-                e += 1;
-            }
-            word = c[k..e].iter().collect();
-        }
-        let value = if let Some(v) = value_word(&word) {
-            i = e;
-            v
-        } else if c[j..k].iter().any(|ch| matches!(ch, '=' | ':')) {
-            return Err(format!("x{var} has value `{}`, expected T or F", clip(&word)));
-        } else {
-            let before: String = c[..i].iter().rev().take(8).collect::<String>().chars().rev().collect();
-            let b = before.trim_end();
-            let negated = b.ends_with(['¬', '~', '!', '-']) || b.to_ascii_lowercase().ends_with("not");
-            i = j;
-            !negated
-        };
-        if out[var - 1].is_some_and(|o| o != value) {
-            return Err(format!("x{var} is assigned both T and F"));
-        }
-        out[var - 1] = Some(value);
-        found = true;
-    }
-    if !found {
-        return Err("no assignments like `x1=T` found".into());
-    }
-    Ok(out)
-}
-
-fn clip(s: &str) -> String {
-    crate::common::clip(s, 12)
+    let names: Vec<String> = (1..=n).map(|i| format!("x{i}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    gauntlet_core::answer::assignments(answer, &names, value_word)
 }
 
 impl Task for Sat {
@@ -317,9 +256,18 @@ mod tests {
         let p = example();
         assert!(Sat.verify(&p, "x1=F, x2=T, x3=F").correct);
         assert!(Sat.verify(&p, "x1 = true\nx2: false\nx3 = 1").correct);
-        assert!(Sat.verify(&p, "x3=T x1=T x2=F").correct);
-        assert!(Sat.verify(&p, "¬x1, x2, ~x3").correct);
-        assert!(Sat.verify(&p, "x1 is false, x2 is true, not x3").correct);
+        assert!(Sat.verify(&p, "x3=T; x1=T; x2=F").correct);
+        for hedge in [
+            "¬x1, x2, ~x3",
+            "x1 is false, x2 is true, not x3",
+            "x3=T x1=T x2=F",
+            "x1=T, x2=F, x3=T or F",
+            "x1=T/F, x2=F/T, x3=T/F",
+            "x1=F, x2=T, x3=F, x4=T",
+            "So x1=F, x2=T, x3=F",
+        ] {
+            assert!(Sat.verify(&p, hedge).is_format_error(), "{hedge}");
+        }
         assert!(Sat.verify(&p, &Sat.solve(&p)).correct);
         assert!(Sat.prompt(&p).contains("1. (x1 ∨ x2 ∨ ¬x3)"));
     }
@@ -330,8 +278,8 @@ mod tests {
         let s = Sat.verify(&p, "x1=F, x2=F, x3=T");
         assert_eq!(s.reason, "clause 1 (x1 ∨ x2 ∨ ¬x3) is false");
         assert_eq!(Sat.verify(&p, "x1=T, x2=T").reason, "x3 is not assigned");
-        assert!(Sat.verify(&p, "x1=T, x1=F, x2=T, x3=T").reason.contains("x1 is assigned both"));
-        assert!(Sat.verify(&p, "x1=T, x2=T, x9=T").reason.contains("x9 is not a variable"));
+        assert!(Sat.verify(&p, "x1=T, x1=F, x2=T, x3=T").reason.contains("x1 is given more than once"));
+        assert!(Sat.verify(&p, "x1=T, x2=T, x9=T").reason.contains("`x9` is not one of the names"));
         assert!(Sat.verify(&p, "x1=maybe").is_format_error());
         assert!(Sat.verify(&p, "true true false").is_format_error());
         assert!(Sat.verify(&p, "x99999999999999999999999=T").is_format_error());

@@ -10,8 +10,8 @@
 //!
 //! **Verifies** that the answer is a complete table (every house has one value of each attribute,
 //! every value used exactly once) that satisfies every clue. The solution is unique, so this is
-//! equivalent to correctness. Partial credit for a complete, valid table that breaks some clues:
-//! `0.5 · f²` with `f` the fraction of clues satisfied (a random table scores about 0.1).
+//! equivalent to correctness. Scoring is 0/1: a table copied from the prompt's value lists
+//! already satisfies some clues, so credit for a clue fraction would pay a copied prompt.
 //!
 //! | level | houses × attributes | clue mix |
 //! |---|---|---|
@@ -24,8 +24,10 @@
 //! **Example** (2 × 2): "Alice lives in house 1. Bob is the cat owner." Answer:
 //! `1: Alice, dog` / `2: Bob, cat`.
 //!
-//! **Failure modes**: lines without a house number, two values of one attribute on a line, and a
-//! house listed twice are unparsable; unknown words on a line are ignored.
+//! **Answer grammar** (strict, shared policy of `gauntlet_core::answer`): one `house: value,
+//! value, …` line per house. A line without a house number, an unknown word, two values of one
+//! attribute on a line (`Alice or Bob`, `Alice/Bob`) and a house listed twice are unparsable; a
+//! missing value is wrong.
 
 use crate::logic::zebra_solver::{random_clue, Clue, Item, Solver};
 use crate::logic::{capitalise, words};
@@ -225,8 +227,11 @@ fn generate(rng: &mut Rng, n: usize, k: usize, w: &[u32; 7]) -> (Vec<Attribute>,
     (attributes, clues)
 }
 
-/// Parse one line per house (`2: Bob, cat`) into `table[house][attribute]`.
+/// Parse one line per house (`2: Bob, cat`) strictly into `table[house][attribute]`: every
+/// non-blank line is a house number, a colon and comma-separated values of the problem (any
+/// order, case-insensitive), each attribute at most once; anything else is an error.
 pub fn parse_table(p: &ZebraProblem, answer: &str) -> Result<Vec<Vec<Option<u8>>>, String> {
+    use crate::common::clip;
     let n = p.houses as usize;
     let lookup: Vec<(String, usize, usize)> = p
         .attributes
@@ -236,31 +241,25 @@ pub fn parse_table(p: &ZebraProblem, answer: &str) -> Result<Vec<Vec<Option<u8>>
         .collect();
     let mut table = vec![vec![None; p.attributes.len()]; n];
     let mut listed = vec![false; n];
-    for line in answer.lines().take(1000) {
-        let ws = words(line, 200);
-        let vals: Vec<&(String, usize, usize)> =
-            ws.iter().filter_map(|w| lookup.iter().find(|l| l.0 == *w)).collect();
-        if vals.is_empty() {
-            continue;
-        }
-        let number = ws.iter().find(|w| w.chars().all(|c| c.is_ascii_digit()));
-        let Some(number) = number else {
-            return Err(format!("line `{}` has no house number", crate::common::clip(line.trim(), 30)));
+    for line in answer.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let Some((number, values)) = line.split_once(':') else {
+            return Err(format!("line `{}` is not `house: values`", clip(line, 30)));
         };
-        let h = number.parse::<usize>().ok().filter(|h| (1..=n).contains(h));
+        let h = number.trim().parse::<usize>().ok().filter(|h| (1..=n).contains(h));
         let Some(h) = h else {
-            return Err(format!("house {} does not exist", crate::common::clip(number, 10)));
+            return Err(format!("`{}` is not a house number (1 to {n})", clip(number.trim(), 10)));
         };
         if std::mem::replace(&mut listed[h - 1], true) {
             return Err(format!("house {h} is listed twice"));
         }
-        for &&(ref word, a, v) in &vals {
-            match table[h - 1][a] {
-                Some(old) if old as usize != v => {
-                    let other = &p.attributes[a].values[old as usize];
-                    return Err(format!("house {h} has two {}s: {other} and {word}", p.attributes[a].name));
-                }
-                _ => table[h - 1][a] = Some(v as u8),
+        for word in values.split(',').map(str::trim) {
+            let lower = word.to_ascii_lowercase();
+            let Some(&(_, a, v)) = lookup.iter().find(|l| l.0 == lower) else {
+                return Err(format!("house {h}: `{}` is not a value of the puzzle", clip(word, 20)));
+            };
+            if let Some(old) = table[h - 1][a].replace(v as u8) {
+                let other = &p.attributes[a].values[old as usize];
+                return Err(format!("house {h} has two {}s: {other} and {word}", p.attributes[a].name));
             }
         }
     }
@@ -372,12 +371,16 @@ impl Task for Zebra {
         let broken: Vec<usize> = (0..p.clues.len())
             .filter(|&i| !p.clues[i].holds(|it| house_of[it.0 as usize][it.1 as usize]))
             .collect();
-        if broken.is_empty() {
-            return Score::correct();
+        match broken.first() {
+            None => Score::correct(),
+            Some(&c) => Score::wrong(format!(
+                "clue {} is broken ({} of {} broken): {}",
+                c + 1,
+                broken.len(),
+                p.clues.len(),
+                p.render_clue(&p.clues[c])
+            )),
         }
-        let f = 1.0 - broken.len() as f64 / p.clues.len() as f64;
-        let c = broken[0];
-        Score::partial(0.5 * f * f, format!("clue {} is broken: {}", c + 1, p.render_clue(&p.clues[c])))
     }
 }
 
@@ -401,25 +404,30 @@ mod tests {
         let prompt = Zebra.prompt(&p);
         assert!(prompt.contains("1. Alice lives in house 1.\n2. Bob is the cat owner."), "{prompt}");
         assert_eq!(Zebra.solve(&p), "1: Alice, dog\n2: Bob, cat");
-        assert!(Zebra.verify(&p, "House 2: cat, BOB\nHouse 1: dog, Alice").correct);
-        assert!(
-            Zebra
-                .verify(&p, "| House | name | pet |\n|---|---|---|\n| 1 | Alice | dog |\n| 2 | Bob | cat |")
-                .correct
-        );
+        assert!(Zebra.verify(&p, "2: cat, BOB\n\n1: dog, Alice").correct);
+        for bad in [
+            "House 2: cat, BOB\nHouse 1: dog, Alice",
+            "| House | name | pet |\n|---|---|---|\n| 1 | Alice | dog |\n| 2 | Bob | cat |",
+            "1: Alice or Bob, dog\n2: Bob, cat",
+            "1: Alice/Bob, dog\n2: Bob, cat",
+            "1: Alice, dog\n2: Bob, cat\nDone",
+            "1: Alice, dog, tall\n2: Bob, cat",
+        ] {
+            assert!(Zebra.verify(&p, bad).is_format_error(), "{bad}");
+        }
     }
 
     #[test]
     fn wrong_answers_say_why() {
         let p = example();
         let s = Zebra.verify(&p, "1: Alice, cat\n2: Bob, dog");
-        assert!(!s.correct && s.reward < 0.5 && s.reason.contains("clue 2 is broken"), "{s:?}");
+        assert!(!s.correct && s.reward == 0.0 && s.reason.contains("clue 2 is broken"), "{s:?}");
         assert_eq!(Zebra.verify(&p, "1: Alice, dog\n2: Bob").reason, "house 2 has no pet");
         assert_eq!(Zebra.verify(&p, "1: Alice, dog\n2: Bob, dog").reason, "dog is in houses 1 and 2");
         assert!(Zebra.verify(&p, "1: Alice, dog, cat").reason.contains("house 1 has two pets"));
         assert!(Zebra.verify(&p, "1: Alice, dog\n1: Bob, cat").reason.contains("listed twice"));
-        assert!(Zebra.verify(&p, "Alice, dog").reason.contains("no house number"));
-        assert!(Zebra.verify(&p, "3: Alice, dog").reason.contains("house 3 does not exist"));
+        assert!(Zebra.verify(&p, "Alice, dog").reason.contains("not `house: values`"));
+        assert!(Zebra.verify(&p, "3: Alice, dog").reason.contains("`3` is not a house number"));
         assert!(Zebra.verify(&p, "zebra").is_format_error());
     }
 
@@ -459,6 +467,6 @@ mod tests {
                 .collect();
             total += Zebra.verify(&p, &table.join("\n")).reward;
         }
-        assert!(total / 50.0 < 0.2, "random tables average {}", total / 50.0);
+        assert!(total / 50.0 < 0.1, "random tables average {}", total / 50.0);
     }
 }

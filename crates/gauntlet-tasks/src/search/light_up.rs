@@ -9,10 +9,8 @@
 //!
 //! **Verifies** a bulb list by the rules: bulbs on white cells only, no two bulbs in the same row
 //! or column without a black cell between them, every numbered black cell with exactly that many
-//! orthogonally adjacent bulbs, every white cell lit. Any such placement scores 1.0. Partial credit
-//! only for a placement that breaks neither of the first two rules: `0.5 · (share of white cells
-//! lit) · (share of numbers satisfied)`. Bulbs for another grid nearly always stand on a black cell
-//! or see each other, so cross-problem answers score near 0.
+//! orthogonally adjacent bulbs, every white cell lit. Any such placement scores 1.0. Scoring is 0/1:
+//! credit for lit cells would pay a constant single bulb, which lights a row and a column.
 //!
 //! | level | grid | black cells | numbers shown |
 //! |---|---|---|---|
@@ -230,14 +228,13 @@ impl Task for LightUp {
         }
         let white = b.cells.iter().filter(|&&c| c == Cell::White).count();
         let unlit: Vec<usize> = (0..n).filter(|&i| b.cells[i] == Cell::White && !lit[i]).collect();
-        let reason = match (first_bad, unlit.first()) {
-            (None, None) => return Score::correct(),
-            (Some(r), _) => r,
-            (None, Some(&i)) => format!("white cell {} is unlit ({} unlit in all)", at(i), unlit.len()),
-        };
-        let lit_share = (white - unlit.len()) as f64 / white.max(1) as f64;
-        let num_share = if numbers == 0 { 1.0 } else { (numbers - bad_numbers) as f64 / numbers as f64 };
-        Score::partial(0.5 * lit_share * num_share, reason)
+        match (first_bad, unlit.first()) {
+            (None, None) => Score::correct(),
+            (Some(r), _) => Score::wrong(format!("{r} ({bad_numbers} of {numbers} numbers broken)")),
+            (None, Some(&i)) => {
+                Score::wrong(format!("white cell {} is unlit ({} of {white} unlit)", at(i), unlit.len()))
+            }
+        }
     }
 }
 
@@ -264,9 +261,9 @@ mod tests {
         assert_eq!(LightUp.verify(&p, "(1,2)").reason, "bulb at (1,2) is on a black cell");
         assert_eq!(LightUp.verify(&p, "(2,1) (2,3)").reason, "bulbs at (2,1) and (2,3) see each other");
         let s = LightUp.verify(&p, "(1,1) (1,3)");
-        assert_eq!(s.reason, "(1,2) shows 1 but has 2 adjacent bulbs");
-        assert_eq!(LightUp.verify(&p, "(1,1) (2,3)").reason, "white cell (3,2) is unlit (1 unlit in all)");
-        assert!(LightUp.verify(&p, "(1,1) (2,3)").reward < 0.5);
+        assert_eq!(s.reason, "(1,2) shows 1 but has 2 adjacent bulbs (1 of 1 numbers broken)");
+        assert_eq!(LightUp.verify(&p, "(1,1) (2,3)").reason, "white cell (3,2) is unlit (1 of 7 unlit)");
+        assert_eq!(LightUp.verify(&p, "(1,1) (2,3)").reward, 0.0);
         assert!(LightUp.verify(&p, "(4,1)").reason.starts_with("unparsable"));
         assert!(LightUp.verify(&problem(&[".x"], vec![]), "(1,1)").reason.starts_with("malformed"));
     }

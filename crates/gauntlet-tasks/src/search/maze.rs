@@ -9,8 +9,8 @@
 //! may enter a wall or leave the grid, and the walk must end on `G` (it may pass through `G` or
 //! revisit cells on the way). At levels 1–2 the prompt asks for *any* path: every valid walk
 //! scores 1.0. At levels 3–5 it asks for a *shortest* path: a valid walk of the BFS-optimal
-//! length `opt` scores 1.0 (any of the possibly many shortest paths), a valid but longer walk of
-//! `len` moves earns partial credit `0.5 · opt / len`, an invalid walk 0. A path for another
+//! length `opt` scores 1.0 (any of the possibly many shortest paths), a valid but longer walk
+//! or an invalid walk 0 (no partial credit, under the shared policy of issue 13). A path for another
 //! maze almost always hits a wall, so cross-problem answers score near 0.
 //!
 //! | level | grid | extra openings | asks for |
@@ -244,7 +244,7 @@ impl Task for Maze {
 
     fn prompt(&self, p: &MazeProblem) -> String {
         let ask = if p.shortest {
-            "Give a shortest path: one with the fewest moves (a longer valid path earns only partial credit)."
+            "Give a shortest path: one with the fewest moves (a longer valid path is wrong)."
         } else {
             "Any path that ends on G is accepted."
         };
@@ -308,11 +308,7 @@ impl Task for Maze {
         if moves.len() <= opt {
             return Score::correct();
         }
-        let len = moves.len();
-        Score::partial(
-            0.5 * opt as f64 / len as f64,
-            format!("valid path of {len} moves; shortest has {opt}"),
-        )
+        Score::wrong(format!("valid path of {} moves; shortest has {opt}", moves.len()))
     }
 }
 
@@ -340,7 +336,7 @@ mod tests {
         assert!(Maze.verify(&example(false), "RRLRDDLL").correct);
         assert!(Maze.verify(&example(false), "RRDDLRLL").correct);
         let s = Maze.verify(&example(true), "RRLRDDLL");
-        assert!(!s.correct && (s.reward - 0.5 * 6.0 / 8.0).abs() < 1e-9, "{s:?}");
+        assert!(!s.correct && s.reward == 0.0 && s.reason.contains("shortest has 6"), "{s:?}");
     }
 
     #[test]

@@ -10,8 +10,8 @@
 //!
 //! **Verifies** the listed mines by the rules: exactly the stated number of mines, none on a
 //! revealed cell, and every number equal to its count of listed neighbouring mines. Because the
-//! consistent layout is unique, a list passing these checks is the solution. Partial credit for a
-//! list that breaks a rule: `0.5 · F1` of the listed cells against the true mines.
+//! consistent layout is unique, a list passing these checks is the solution. Scoring is 0/1:
+//! overlap credit would pay a constant list such as `(1,1)` whenever that cell is a mine.
 //!
 //! | level | board | mines | safe cells revealed at first |
 //! |---|---|---|---|
@@ -44,7 +44,7 @@ pub struct MinesweeperProblem {
     pub board: Vec<String>,
     /// The total number of mines.
     pub mines: usize,
-    /// The unique mine layout as 0-based flat indices `row * cols + col` (for partial credit).
+    /// The unique mine layout as 0-based flat indices `row * cols + col` (the oracle's answer).
     pub solution: Vec<usize>,
 }
 
@@ -200,10 +200,10 @@ impl Task for Minesweeper {
                     .then(|| format!("{} shows {num} but has {k} listed mines around it", at(i)))
             })
         };
-        let Some(reason) = problem else { return Score::correct() };
-        let hits = listed.iter().filter(|i| p.solution.contains(i)).count();
-        let f1 = if hits == 0 { 0.0 } else { 2.0 * hits as f64 / (listed.len() + p.solution.len()) as f64 };
-        Score::partial(0.5 * f1, reason)
+        match problem {
+            None => Score::correct(),
+            Some(reason) => Score::wrong(reason),
+        }
     }
 }
 
@@ -239,7 +239,7 @@ mod tests {
         let q = problem(&["1??", "1??"], 2, vec![1, 5]);
         let s = Minesweeper.verify(&q, "(1,2) (2,2)");
         assert_eq!(s.reason, "(1,1) shows 1 but has 2 listed mines around it");
-        assert!((s.reward - 0.25).abs() < 1e-9, "{s:?}");
+        assert_eq!(s.reward, 0.0);
         assert!(Minesweeper.verify(&q, "(2,3) (1,2)").correct);
         let bad = problem(&["1?", "?"], 1, vec![1]);
         assert!(Minesweeper.verify(&bad, "(1,2)").reason.starts_with("malformed"));

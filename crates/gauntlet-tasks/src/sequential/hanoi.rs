@@ -8,14 +8,15 @@
 //! (the farthest one when none is), so no instance is trivial. The prompt states a move budget:
 //! the optimum plus a level-dependent slack.
 //!
-//! **Answers** are parsed leniently (see `parse_moves`): `A->C, A->B`, one move per line, `A→C`,
-//! `(A, C)`, `AC` and "move disk 1 from A to C" all work.
+//! **Answers** are parsed strictly (see `parse_moves`, and the shared policy of
+//! `gauntlet_core::answer`): moves `A->C` (or `A→C`, `a -> c`) separated by commas, semicolons,
+//! spaces or newlines. Anything else, such as `A->C or A->B`, `A->C/B` or a sentence, is
+//! unparsable.
 //!
 //! **Verifies** by simulation: every move must take the top disk of a non-empty peg onto an empty
 //! peg or a larger disk, and the final configuration must equal the target. Any valid sequence
-//! within the budget scores 1.0 (there are usually several). Partial credit: a valid sequence
-//! that reaches the target but exceeds the budget earns `0.5 · budget / length`; an illegal move
-//! or a wrong final configuration earns 0.
+//! within the budget scores 1.0 (there are usually several). Scoring is 0/1: a sequence over the
+//! budget, an illegal move or a wrong final configuration earns 0.
 //!
 //! | level | disks | target | budget |
 //! |---|---|---|---|
@@ -28,7 +29,7 @@
 //! **Example**: 2 disks, start `A: 2 1`, target `C: 2 1`: `A->B, A->C, B->C` (3 moves).
 //!
 //! **Failure modes**: moving a larger disk onto a smaller one, losing track of the pegs over a long
-//! sequence, and (at level 5) valid but non-shortest plans, which earn at most 0.5.
+//! sequence, and (at level 5) valid but non-shortest plans, which earn 0.
 
 use crate::sequential::moves::MAX_MOVES;
 use gauntlet_core::{Category, Difficulty, Rng, Score, Task, TaskSpec};
@@ -126,27 +127,41 @@ fn describe(pegs: &[u8]) -> String {
         .join("\n")
 }
 
-/// Parse moves `X->Y` leniently: the pegs are the standalone letters `A B C` (or two-letter words
-/// like `AC`), read in order and paired up; everything else (`->`, `→`, commas, newlines,
-/// brackets, `move disk 1 from … to …`) is ignored. Lowercase pegs count only when the answer has
-/// no uppercase ones (so the article "a" in a sentence is not a peg).
+/// Parse moves strictly: `FROM->TO` (or `FROM→TO`, spaces around the arrow allowed), pegs
+/// `A B C` in either case, moves separated by commas, semicolons or whitespace. Anything else
+/// (`A->C or A->B`, `A->C/B`, prose) is an error naming where parsing stopped.
 fn parse_moves(text: &str) -> Result<Vec<(u8, u8)>, String> {
-    let words = || text.split(|c: char| !c.is_alphanumeric()).filter(|w| w.len() <= 2);
-    let is_pegs = |w: &str, upper: bool| {
-        w.chars().all(|c| if upper { matches!(c, 'A'..='C') } else { matches!(c, 'a'..='c') })
+    let is_sep = |c: char| c.is_whitespace() || c == ',' || c == ';';
+    let peg = |s: &str| -> Option<(u8, usize)> {
+        let c = s.chars().next()?;
+        let p = match c.to_ascii_uppercase() {
+            'A' => 0,
+            'B' => 1,
+            'C' => 2,
+            _ => return None,
+        };
+        Some((p, c.len_utf8()))
     };
-    let upper = words().any(|w| !w.is_empty() && is_pegs(w, true));
-    let mut pegs = Vec::new();
-    for w in words().filter(|w| !w.is_empty() && is_pegs(w, upper)) {
-        pegs.extend(w.bytes().map(|b| b.to_ascii_uppercase() - b'A'));
-        if pegs.len() > 2 * MAX_MOVES {
+    let mut out = Vec::new();
+    let mut rest = text.trim_start_matches(is_sep);
+    while !rest.is_empty() {
+        let bad = || format!("expected a move like `A->C` at `{}`", crate::common::clip(rest, 20));
+        let (from, k) = peg(rest).ok_or_else(bad)?;
+        let r = rest[k..].trim_start_matches(' ');
+        let r = r.strip_prefix("->").or_else(|| r.strip_prefix('→')).ok_or_else(bad)?;
+        let r = r.trim_start_matches(' ');
+        let (to, k) = peg(r).ok_or_else(bad)?;
+        let r = &r[k..];
+        if r.chars().next().is_some_and(|c| !is_sep(c)) {
+            return Err(bad());
+        }
+        out.push((from, to));
+        if out.len() > MAX_MOVES {
             return Err(format!("more than {MAX_MOVES} moves"));
         }
+        rest = r.trim_start_matches(is_sep);
     }
-    if pegs.len() % 2 == 1 {
-        return Err(format!("{} peg letters: every move needs two (FROM->TO)", pegs.len()));
-    }
-    Ok(pegs.chunks(2).map(|p| (p[0], p[1])).collect())
+    Ok(out)
 }
 
 impl Task for Hanoi {
@@ -167,7 +182,7 @@ impl Task for Hanoi {
             ],
             answer_format:
                 "the moves in order, separated by commas, each written FROM->TO with peg letters, \
-                            e.g. A->C, A->B, C->B",
+                            e.g. `A->C, A->B, C->B`",
         }
     }
 
@@ -295,10 +310,7 @@ impl Task for Hanoi {
         if moves.len() as u64 <= p.max_moves as u64 {
             Score::correct()
         } else {
-            Score::partial(
-                0.5 * p.max_moves as f64 / moves.len() as f64,
-                format!("reaches the target but uses {} moves, budget {}", moves.len(), p.max_moves),
-            )
+            Score::wrong(format!("reaches the target but uses {} moves, budget {}", moves.len(), p.max_moves))
         }
     }
 }
@@ -316,10 +328,14 @@ mod tests {
         let p = two_disks();
         assert_eq!(Hanoi.solve(&p), "A->B, A->C, B->C");
         assert!(Hanoi.verify(&p, "A->B, A->C, B->C").correct);
-        for layout in
-            ["A B\nA C\nB C", "A→B A→C B→C", "AB, AC, BC", "move disk 1 from a to b; a to c; b to c"]
-        {
+        for layout in ["A->B\nA->C\nB->C", "A→B A→C B→C", "a -> b; a -> c; b -> c"] {
             assert!(Hanoi.verify(&p, layout).correct, "{layout}");
+        }
+        for loose in ["A B\nA C\nB C", "AB, AC, BC", "move disk 1 from a to b; a to c; b to c"] {
+            assert!(Hanoi.verify(&p, loose).is_format_error(), "{loose}");
+        }
+        for hedge in ["A->B or A->C, A->C, B->C", "A->B/C, A->C, B->C", "A->B, A->C, B->C (done)"] {
+            assert!(Hanoi.verify(&p, hedge).is_format_error(), "{hedge}");
         }
     }
 
@@ -328,9 +344,9 @@ mod tests {
         let p = two_disks();
         // A detour within the budget of 5.
         assert!(Hanoi.verify(&p, "A->C, C->B, A->C, B->C").correct);
-        // Over budget: partial credit only.
+        // Over budget: wrong.
         let s = Hanoi.verify(&p, "A->C, C->B, B->A, A->B, A->C, B->C");
-        assert!(!s.correct && s.reward > 0.0 && s.reward <= 0.5, "{s:?}");
+        assert!(!s.correct && s.reward == 0.0 && s.reason.contains("budget"), "{s:?}");
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! Helpers shared by the sequential families: grid directions, the lenient `U D L R` move parser
-//! and the cap on the number of moves an answer may contain.
+//! Helpers shared by the sequential families: grid directions, the `U D L R` move parser (lenient
+//! in layout, strict in content) and the cap on the number of moves an answer may contain.
 
 use crate::common::clip;
 
@@ -61,10 +61,11 @@ pub fn render_dirs(moves: &[Dir]) -> String {
     moves.iter().map(|d| d.letter()).collect()
 }
 
-/// Parse a sequence of `U D L R` moves, leniently: letters in either case, written together
-/// (`UULDR`) or apart (`U, U, L`), the words `up down left right`, or the arrows `↑ ↓ ← →`.
-/// Anything else is an error naming the offending token; more than [`MAX_MOVES`] moves is an
-/// error too.
+/// Parse a sequence of `U D L R` moves: letters in either case, written together (`UULDR`) or
+/// apart (`U, U, L`), the words `up down left right`, or the arrows `↑ ↓ ← →`, separated by
+/// nothing, whitespace, commas or semicolons. Anything else (`U/D`, `U or D`, prose) is an error
+/// naming the offending token (the shared strict policy of `gauntlet_core::answer`); more than
+/// [`MAX_MOVES`] moves is an error too.
 pub fn parse_dirs(text: &str) -> Result<Vec<Dir>, String> {
     let mut out = Vec::new();
     let mut word = String::new();
@@ -87,8 +88,10 @@ pub fn parse_dirs(text: &str) -> Result<Vec<Dir>, String> {
             flush_word(&word, &mut out)?;
             word.clear();
         }
-        if let Some(d) = arrow {
-            out.push(d);
+        match arrow {
+            Some(d) => out.push(d),
+            None if ch.is_whitespace() || ch == ',' || ch == ';' => {}
+            None => return Err(format!("`{ch}` is not a move or a separator (use U, D, L, R)")),
         }
         if out.len() > MAX_MOVES {
             return Err(format!("more than {MAX_MOVES} moves"));
@@ -145,6 +148,9 @@ mod tests {
         assert!(parse_dirs("U X").unwrap_err().contains("`X`"));
         assert!(parse_dirs("U 3").is_err());
         assert!(parse_dirs("é").is_err());
+        for hedge in ["U/D L", "U or D", "U|D", "U. D", "moves: UD", "(U D)"] {
+            assert!(parse_dirs(hedge).is_err(), "{hedge}");
+        }
         assert!(parse_dirs(&"U".repeat(MAX_MOVES + 1)).is_err());
         assert!(parse_dirs(&"U ".repeat(MAX_MOVES + 1)).is_err());
         assert_eq!(parse_dirs(&"U".repeat(MAX_MOVES)).unwrap().len(), MAX_MOVES);

@@ -12,8 +12,7 @@
 //!
 //! **Verifies** by simulation: no move may take the blank off the board, and the final board must be
 //! the solved one (`1 2 3 / 4 5 6 / 7 8 _`). Any such sequence within the budget scores 1.0.
-//! Partial credit: a valid sequence that solves the board but exceeds the budget earns
-//! `0.5 · budget / length`; an illegal move or an unsolved final board earns 0.
+//! Scoring is 0/1: a sequence over the budget, an illegal move or an unsolved final board earns 0.
 //!
 //! | level | board | walk | optimum at least | budget |
 //! |---|---|---|---|---|
@@ -263,7 +262,7 @@ impl Task for SlidingPuzzle {
                 "3x3, 60-step scramble, optimum >= 20, budget optimum+2",
                 "4x4, 26-step scramble, optimum >= 18, budget optimum+4",
             ],
-            answer_format: "the moves of the blank as letters U, D, L, R separated by spaces, e.g. U L D R",
+            answer_format: "the moves of the blank as letters U, D, L, R separated by spaces, e.g. `U L D R`",
         }
     }
 
@@ -372,10 +371,7 @@ impl Task for SlidingPuzzle {
         if moves.len() as u64 <= p.max_moves as u64 {
             Score::correct()
         } else {
-            Score::partial(
-                0.5 * p.max_moves as f64 / moves.len() as f64,
-                format!("solves the board but uses {} moves, budget {}", moves.len(), p.max_moves),
-            )
+            Score::wrong(format!("solves the board but uses {} moves, budget {}", moves.len(), p.max_moves))
         }
     }
 }
@@ -400,11 +396,11 @@ mod tests {
     fn other_valid_sequences_are_accepted() {
         let p = one_away();
         assert!(SlidingPuzzle.verify(&p, "R L R").correct);
-        // A 13-move detour: solves the board, over budget → partial credit.
+        // A 13-move detour: solves the board, over budget → wrong.
         let s = SlidingPuzzle.verify(&p, "U R D L U R D L U R D L R");
         assert!(!s.correct, "{s:?}");
         let s = SlidingPuzzle.verify(&p, "R U L R D");
-        assert!(!s.correct && s.reward > 0.0 && s.reward <= 0.5, "{s:?}");
+        assert!(!s.correct && s.reward == 0.0 && s.reason.contains("budget"), "{s:?}");
     }
 
     #[test]

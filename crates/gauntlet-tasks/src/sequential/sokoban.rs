@@ -13,8 +13,8 @@
 //!
 //! **Verifies** by simulation: the player moves `U D L R`; stepping into a wall, or pushing a box
 //! into a wall or another box, is an illegal move; at the end every box must be on a goal. Any such
-//! plan scores 1.0 (there is no move budget). Partial credit: a legal plan that ends with only
-//! some of the initially misplaced boxes on goals earns `0.5 · fixed / misplaced` (so 0 for one box).
+//! plan scores 1.0 (there is no move budget). Scoring is 0/1: credit for some boxes on goals
+//! would pay a constant plan (`R`) whenever one push happens to place a box.
 //!
 //! | level | room | inner walls | boxes | pull episodes × tries |
 //! |---|---|---|---|---|
@@ -69,7 +69,7 @@ impl Task for Sokoban {
                 "8x8 room, 6 inner walls, 3 boxes",
             ],
             answer_format: "the player's moves as letters U, D, L, R (up, down, left, right) in one string, \
-                            e.g. RRUL",
+                            e.g. `RRUL`",
         }
     }
 
@@ -151,13 +151,7 @@ impl Task for Sokoban {
         if left == 0 {
             return Score::correct();
         }
-        let fixed = misplaced.saturating_sub(left);
-        let reason = format!("{left} box(es) not on a goal after {} moves", moves.len());
-        if fixed == 0 {
-            Score::wrong(reason)
-        } else {
-            Score::partial(0.5 * fixed as f64 / misplaced as f64, reason)
-        }
+        Score::wrong(format!("{left} of {misplaced} box(es) not on a goal after {} moves", moves.len()))
     }
 }
 
@@ -195,10 +189,10 @@ mod tests {
         assert!(Sokoban.verify(&p, "U").reason.contains("wall"));
         assert!(Sokoban.verify(&p, "").is_format_error());
         assert!(Sokoban.verify(&p, "R2").is_format_error());
-        // One of two boxes placed: partial credit.
+        // One of two boxes placed: wrong.
         let p = level(&["#######", "#@$_.##", "#$____#", "#.____#", "#######"]);
         let s = Sokoban.verify(&p, "RR");
-        assert!(!s.correct && s.reward == 0.25, "{s:?}");
+        assert!(!s.correct && s.reward == 0.0 && s.reason.contains("1 of 2"), "{s:?}");
         assert!(Sokoban.verify(&p, "RRLLLDU").reason.contains("not legal"));
         let bad = level(&["###", "#@", "###"]);
         assert!(Sokoban.verify(&bad, "R").reason.starts_with("malformed"));

@@ -11,8 +11,8 @@
 //! **Verifies** by simulation: no push with an empty input or onto a full stack, no pop from an
 //! empty stack, and the output must equal the target with everything consumed. With one stack the
 //! operation sequence is unique (each pop is forced); with two stacks there are usually several,
-//! and any valid one scores 1.0. Partial credit: a legal sequence whose output starts with `k`
-//! correct items of `n` earns `0.5 · k / n` (below 0.5 unless complete).
+//! and any valid one scores 1.0. Scoring is 0/1: credit for a correct output prefix would pay the
+//! constant `push pop` whenever the target starts with the first input.
 //!
 //! The oracle pops whenever a stack top is the next target item (never worse) and otherwise
 //! searches which stack the next input goes to (depth-first, at most `2^n` leaves).
@@ -66,38 +66,45 @@ fn well_formed(p: &StackProblem) -> bool {
         && a.windows(2).all(|w| w[0] < w[1])
 }
 
-/// Parse operations; in one-stack mode `push`/`pop` (a stack number 1 is tolerated), in two-stack
-/// mode `push1 push2 pop1 pop2` (also written `push 1`, `push(1)`, `PUSH_1`). Other standalone
-/// numbers (item labels some answers add) are ignored.
+/// Parse operations strictly: tokens separated by whitespace, commas or semicolons; in
+/// one-stack mode `push`/`pop` (a stack number 1 is tolerated), in two-stack mode
+/// `push1 push2 pop1 pop2` (also written `push 1`, `push(1)`, `push_1`), any case. Any other token
+/// (`push/pop`, `or`, an item label, prose) is an error.
 fn parse_ops(text: &str, stacks: usize) -> Result<Vec<Op>, String> {
     let words: Vec<String> = text
-        .split(|c: char| !c.is_alphanumeric())
+        .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
         .filter(|w| !w.is_empty())
         .map(|w| w.to_lowercase())
         .collect();
+    let number = |t: &str| -> Option<String> {
+        let t = t.strip_prefix('_').unwrap_or(t);
+        let t = t.strip_prefix('(').and_then(|t| t.strip_suffix(')')).unwrap_or(t);
+        (!t.is_empty() && t.chars().all(|c| c.is_ascii_digit())).then(|| t.to_string())
+    };
     let mut ops = Vec::new();
     let mut i = 0;
     while i < words.len() {
         let w = &words[i];
-        if w.chars().all(|c| c.is_ascii_digit()) {
-            // A stray item label (`push 37`): ignored, the simulation decides.
-            i += 1;
-            continue;
-        }
-        let (name, mut num) = match w.find(|c: char| c.is_ascii_digit()) {
-            Some(k) => (&w[..k], Some(&w[k..])),
-            None => (w.as_str(), None),
+        let (push, rest) = if let Some(r) = w.strip_prefix("push") {
+            (true, r)
+        } else if let Some(r) = w.strip_prefix("pop") {
+            (false, r)
+        } else {
+            return Err(format!("`{}` is not an operation", clip(w, 20)));
         };
-        let push = match name {
-            "push" => true,
-            "pop" => false,
-            _ => return Err(format!("`{}` is not an operation", clip(w, 20))),
+        let name = if push { "push" } else { "pop" };
+        let mut num = if rest.is_empty() {
+            None
+        } else {
+            Some(number(rest).ok_or_else(|| format!("`{}` is not an operation", clip(w, 20)))?)
         };
-        if num.is_none() && matches!(words.get(i + 1).map(String::as_str), Some("1" | "2")) {
-            i += 1;
-            num = Some(&words[i]);
+        if num.is_none() {
+            if let Some(k) = words.get(i + 1).and_then(|t| number(t)).filter(|k| k == "1" || k == "2") {
+                i += 1;
+                num = Some(k);
+            }
         }
-        let stack = match (num, stacks) {
+        let stack = match (num.as_deref(), stacks) {
             (None, 1) | (Some("1"), _) => 0,
             (Some("2"), 2) => 1,
             (None, _) => return Err(format!("`{name}` needs a stack number ({name}1 or {name}2)")),
@@ -188,7 +195,7 @@ impl Task for StackPermutation {
                 "2 stacks of capacity 3, 10 items, not doable with one stack",
             ],
             answer_format: "the operations in order separated by spaces: push and pop with one stack \
-                            (e.g. push push pop pop), push1 push2 pop1 pop2 with two stacks",
+                            (e.g. `push push pop pop`), push1 push2 pop1 pop2 with two stacks",
         }
     }
 
@@ -300,13 +307,7 @@ impl Task for StackPermutation {
         if out == p.target {
             return Score::correct();
         }
-        let good = out.iter().zip(&p.target).take_while(|(a, b)| a == b).count();
-        let reason = format!("output {} differs from the target", clip(&format!("{out:?}"), 60));
-        if good == 0 {
-            Score::wrong(reason)
-        } else {
-            Score::partial(0.5 * good as f64 / p.target.len() as f64, reason)
-        }
+        Score::wrong(format!("output {} differs from the target", clip(&format!("{out:?}"), 60)))
     }
 }
 
@@ -343,9 +344,12 @@ mod tests {
         assert!(StackPermutation.verify(&p, "pop").reason.contains("stack is empty"));
         assert!(StackPermutation.verify(&p, "push push push push").reason.contains("input is empty"));
         let s = StackPermutation.verify(&p, "push push pop pop push pop");
-        assert!(!s.correct && (s.reward - 0.5 / 3.0).abs() < 1e-9, "{s:?}");
+        assert!(!s.correct && s.reward == 0.0, "{s:?}");
         assert!(StackPermutation.verify(&p, "push pop").reward == 0.0);
         assert!(StackPermutation.verify(&p, "shove").is_format_error());
+        for hedge in ["push/pop push pop", "push or pop", "push 37 pop", "push push pop (done)"] {
+            assert!(StackPermutation.verify(&p, hedge).is_format_error(), "{hedge}");
+        }
         let cap = StackProblem { capacity: 1, stacks: 2, ..p.clone() };
         assert!(StackPermutation.verify(&cap, "push1 push1").reason.contains("full"));
         let bad = StackProblem { target: vec![1], ..p };

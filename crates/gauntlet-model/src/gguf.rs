@@ -361,7 +361,7 @@ mod tests {
         let mut file = std::fs::File::open(&path).unwrap();
         let content = gguf_file::Content::read(&mut file).unwrap();
         let tokenizer = tokenizer_from_gguf(&content).unwrap();
-        let src = content.metadata["tokenizer.chat_template"].to_string().unwrap().clone();
+        let src = content.metadata["tokenizer.chat_template"].to_string().unwrap();
         let template = ChatTemplate::new(src, "<|im_start|>", "<|im_end|>").unwrap();
         let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/smollm2_chat_ids.json");
         let cases: Vec<serde_json::Value> =

@@ -146,7 +146,8 @@ mod tests {
         // Group 0: mean 1/3, so A^E = 2/3, −1/3, −1/3; group 1: 0, 0.
         let episode = (2.0 / 3.0 + 1.0 / 3.0 + 1.0 / 3.0) / 5.0;
         assert!((rec["a/credit_episode_abs"].as_f64().unwrap() - episode).abs() < 1e-12);
-        let step = ((0.5f64 - 2.0 / 3.0).abs() + (-0.5f64 + 1.0 / 3.0).abs() + (-0.25f64 + 1.0 / 3.0).abs()) / 5.0;
+        let step =
+            ((0.5f64 - 2.0 / 3.0).abs() + (-0.5f64 + 1.0 / 3.0).abs() + (-0.25f64 + 1.0 / 3.0).abs()) / 5.0;
         assert!((rec["a/credit_step_abs"].as_f64().unwrap() - step).abs() < 1e-12);
     }
 }

@@ -213,31 +213,33 @@ pub fn evaluate_episodes(
         let won: Vec<(bool, f64)> = chunk.iter().map(outcome).collect();
         let first = won.chunks(k).filter(|g| g[0].0).count();
         let any = won.chunks(k).filter(|g| g.iter().any(|w| w.0)).count();
-        out.push(TaskEval {
-            task: t.0.clone(),
-            level: t.1,
-            n,
-            k,
-            pass_at_1: first as f64 / n.max(1) as f64,
-            mean_at_k: won.iter().filter(|w| w.0).count() as f64 / eps,
-            pass_at_k: any as f64 / n.max(1) as f64,
-            mean_reward: won.iter().map(|w| w.1).sum::<f64>() / eps,
-            format_error_rate: chunk
-                .iter()
-                .filter(|e| e.turns.iter().any(|t| t.policy == 0 && t.format_error))
-                .count() as f64
-                / eps,
-            mean_response_tokens: chunk
-                .iter()
-                .map(|e| {
-                    e.turns.iter().filter(|t| t.policy == 0).map(|t| t.response_ids.len()).sum::<usize>()
-                })
-                .sum::<usize>() as f64
-                / eps,
-            failed: chunk.iter().filter(|e| e.error.is_some()).count(),
-            ci95: RateIntervals::default(),
-        }
-        .with_intervals());
+        out.push(
+            TaskEval {
+                task: t.0.clone(),
+                level: t.1,
+                n,
+                k,
+                pass_at_1: first as f64 / n.max(1) as f64,
+                mean_at_k: won.iter().filter(|w| w.0).count() as f64 / eps,
+                pass_at_k: any as f64 / n.max(1) as f64,
+                mean_reward: won.iter().map(|w| w.1).sum::<f64>() / eps,
+                format_error_rate: chunk
+                    .iter()
+                    .filter(|e| e.turns.iter().any(|t| t.policy == 0 && t.format_error))
+                    .count() as f64
+                    / eps,
+                mean_response_tokens: chunk
+                    .iter()
+                    .map(|e| {
+                        e.turns.iter().filter(|t| t.policy == 0).map(|t| t.response_ids.len()).sum::<usize>()
+                    })
+                    .sum::<usize>() as f64
+                    / eps,
+                failed: chunk.iter().filter(|e| e.error.is_some()).count(),
+                ci95: RateIntervals::default(),
+            }
+            .with_intervals(),
+        );
     }
     Ok((out, episodes))
 }

@@ -40,7 +40,9 @@ pub fn write(run_dir: &Path, cfg: &TrainConfig, state: &TrainerState) -> Result<
 
 /// The summary table (markdown): held-out pass@1 per task and phase, with the RL gain.
 pub fn summary_markdown(cfg: &TrainConfig, state: &TrainerState) -> String {
-    let row = |phase: &str, task: &str| state.evals.get(phase).and_then(|rows| rows.iter().find(|r| r.task == task));
+    let row = |phase: &str, task: &str| {
+        state.evals.get(phase).and_then(|rows| rows.iter().find(|r| r.task == task))
+    };
     let get = |phase: &str, task: &str| row(phase, task).map(|r| r.pass_at_1);
     let fmt = |phase: &str, task: &str| {
         row(phase, task)
@@ -87,8 +89,13 @@ pub fn summary_markdown(cfg: &TrainConfig, state: &TrainerState) -> String {
             fmt("before_sft", &t.name),
             fmt("after_sft", &t.name),
             fmt("after_rl", &t.name),
-            gain.map(|(g, [lo, hi])| format!("{:+.1} pts [{:+.1}, {:+.1}]", 100.0 * g, 100.0 * lo, 100.0 * hi))
-                .unwrap_or_else(|| "–".into())
+            gain.map(|(g, [lo, hi])| format!(
+                "{:+.1} pts [{:+.1}, {:+.1}]",
+                100.0 * g,
+                100.0 * lo,
+                100.0 * hi
+            ))
+            .unwrap_or_else(|| "–".into())
         );
     }
     if !gains.is_empty() {

@@ -146,8 +146,11 @@ pub fn write(dir: &Path, cfg: &TrainConfig, runs: &[SeedRun]) -> Result<String, 
     crate::write_atomic(&dir.join("seeds.md"), md.as_bytes())
         .map_err(|e| TrainError::io("write", &dir.join("seeds.md"), e))?;
     let json = serde_json::json!({ "seeds": seeds, "tasks": rows });
-    crate::write_atomic(&dir.join("seeds.json"), serde_json::to_string_pretty(&json).expect("json").as_bytes())
-        .map_err(|e| TrainError::io("write", &dir.join("seeds.json"), e))?;
+    crate::write_atomic(
+        &dir.join("seeds.json"),
+        serde_json::to_string_pretty(&json).expect("json").as_bytes(),
+    )
+    .map_err(|e| TrainError::io("write", &dir.join("seeds.json"), e))?;
     Ok(md)
 }
 
@@ -190,6 +193,11 @@ mod tests {
         assert!((r.std_gain - 0.1).abs() < 1e-12, "{r:?}");
         assert!((r.min_gain - 0.1).abs() < 1e-12 && (r.max_gain - 0.3).abs() < 1e-12);
         let md = markdown(&cfg, &[1, 2, 3], &rows);
-        assert!(md.contains("| n_queens | 1 | 0.500 | 0.700 | +20.0, +10.0, +30.0 | **+20.0** | 10.0 | +10.0 | +30.0 |"), "{md}");
+        assert!(
+            md.contains(
+                "| n_queens | 1 | 0.500 | 0.700 | +20.0, +10.0, +30.0 | **+20.0** | 10.0 | +10.0 | +30.0 |"
+            ),
+            "{md}"
+        );
     }
 }

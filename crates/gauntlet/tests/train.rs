@@ -165,7 +165,10 @@ fn eval_scores_scripted_policies_on_tasks_and_environments() {
     let table = String::from_utf8(out.stdout).unwrap();
     for t in ["caesar", "sokoban_play", "guess_number"] {
         assert!(
-            table.contains(&format!("| {t} | 1 | 6 | 2 | 1.000 | 1.000 | 1.000 | 1.000 | 0.000 |")),
+            table.contains(&format!(
+                "| {t} | 1 | 6 | 2 | 1.000 [0.610, 1.000] | 1.000 [0.758, 1.000] | 1.000 [0.610, 1.000] \
+                 | 1.000 | 0.000 [0.000, 0.242] |"
+            )),
             "{table}"
         );
     }

@@ -103,6 +103,7 @@ pub enum AlgoError {
         hint: &'static str,
     },
     /// A tensor operation failed (shape or dtype mismatch in the inputs).
+    #[cfg(feature = "tensors")]
     #[error(transparent)]
     Tensor(#[from] candle_core::Error),
 }

@@ -50,17 +50,25 @@
 #![deny(missing_docs)]
 
 pub mod advantage;
+#[cfg(feature = "tensors")]
 pub mod aggregate;
+#[cfg(feature = "tensors")]
 pub mod entropy;
 mod error;
 pub mod filters;
+#[cfg(feature = "tensors")]
 pub mod kl;
+#[cfg(feature = "tensors")]
 pub mod loss;
 pub mod staleness;
+#[cfg(feature = "tensors")]
 pub mod value;
 
 pub use advantage::{AdvantageBatch, AdvantageConfig, AdvantageEstimator, AdvantageOutput};
+#[cfg(feature = "tensors")]
 pub use aggregate::{aggregate, AggMode, Normaliser};
 pub use error::{AlgoError, Result};
+#[cfg(feature = "tensors")]
 pub use kl::KlEstimator;
+#[cfg(feature = "tensors")]
 pub use loss::{PolicyInputs, PolicyLoss, PolicyLossConfig};

@@ -1,0 +1,67 @@
+"""gauntlet: verifiable tasks, environments, games and the RL learning signal, from Rust.
+
+Tasks (reasoning-gym's call shapes)::
+
+    import gauntlet
+    data = gauntlet.create_dataset("sudoku", size=100, seed=0, level=3)
+    entry = data[0]
+    assert data.score_answer(entry["answer"], entry) == 1.0
+
+Environments and games (gymnasium / PettingZoo-AEC shapes)::
+
+    env = gauntlet.make("sokoban")
+    obs, info = env.reset(seed=1)
+    obs, reward, terminated, truncated, info = env.step(env.oracle_action())
+
+Every call that does real work runs in Rust without the GIL; batch calls (``verify_batch``,
+iteration over a dataset, ``rows``) spread over Rust threads. Errors are
+:mod:`gauntlet.errors` classes that say what to fix.
+"""
+
+from __future__ import annotations
+
+from . import _core, algos, errors
+from .envs import Env, GameEnv, list_envs, make, play_episode
+from .errors import GauntletError
+from .tasks import (
+    CompositeDataset,
+    DatasetSpec,
+    ProceduralDataset,
+    Verdict,
+    create_dataset,
+    generate,
+    generate_jsonl,
+    get_score_answer_fn,
+    list_tasks,
+    rows,
+    task_info,
+    verify,
+    verify_batch,
+)
+
+__version__: str = _core.__version__
+
+__all__ = [
+    "CompositeDataset",
+    "DatasetSpec",
+    "Env",
+    "GameEnv",
+    "GauntletError",
+    "ProceduralDataset",
+    "Verdict",
+    "__version__",
+    "algos",
+    "create_dataset",
+    "errors",
+    "generate",
+    "generate_jsonl",
+    "get_score_answer_fn",
+    "list_envs",
+    "list_tasks",
+    "make",
+    "play_episode",
+    "rows",
+    "task_info",
+    "verify",
+    "verify_batch",
+]

@@ -47,8 +47,15 @@ def _key(v: Any) -> str:
     return str(v)
 
 
-def advantages(estimator: str, scores: Sequence[float], groups: Sequence[Any], masks: Sequence[Sequence[float]], *,
-               as_numpy: bool = False, **columns_and_options: Any) -> tuple[Any, Any]:
+def advantages(
+    estimator: str,
+    scores: Sequence[float],
+    groups: Sequence[Any],
+    masks: Sequence[Sequence[float]],
+    *,
+    as_numpy: bool = False,
+    **columns_and_options: Any,
+) -> tuple[Any, Any]:
     """Run ``estimator`` on one batch; returns ``(advantages, returns)``: one list of per-token
     values per row (0 where the mask is 0), and ``returns`` for gae, reinforce-pp and remax
     (``None`` otherwise). With ``as_numpy=True`` each is a list of numpy arrays.
@@ -70,8 +77,9 @@ def advantages(estimator: str, scores: Sequence[float], groups: Sequence[Any], m
             kw[k] = v
         else:
             raise AlgoError(f"unknown column or option `{k}`")
-    adv, ret = _core.advantages(estimator, [_key(g) for g in _list(groups)], [float(s) for s in _list(scores)],
-                                _list(masks), **kw)
+    adv, ret = _core.advantages(
+        estimator, [_key(g) for g in _list(groups)], [float(s) for s in _list(scores)], _list(masks), **kw
+    )
     if as_numpy:
         import numpy as np
 
@@ -81,8 +89,15 @@ def advantages(estimator: str, scores: Sequence[float], groups: Sequence[Any], m
 
 
 _ROW_COLUMNS = {
-    "rewards": "rewards", "values": "values", "length": "lengths", "baseline": "baselines", "seat": "seats",
-    "task": "tasks", "trajectory": "trajectories", "turn": "turns", "anchor": "anchors",
+    "rewards": "rewards",
+    "values": "values",
+    "length": "lengths",
+    "baseline": "baselines",
+    "seat": "seats",
+    "task": "tasks",
+    "trajectory": "trajectories",
+    "turn": "turns",
+    "anchor": "anchors",
     "step_reward": "step_rewards",
 }
 

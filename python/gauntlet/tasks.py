@@ -194,9 +194,7 @@ class ProceduralDataset(_LazyDataset):
     def _make(self, indices: Sequence[int]) -> list[dict[str, Any]]:
         seeds = [(self.seed + i) % 2**64 for i in indices]
         items = _core.generate_entries(self.name, seeds, self.level, self.threads)
-        return [
-            _entry(self.name, i, s, self.level, it) for i, s, it in zip(indices, seeds, items, strict=True)
-        ]
+        return [_entry(self.name, i, s, self.level, it) for i, s, it in zip(indices, seeds, items, strict=True)]
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (ProceduralDataset, (self.name, self.size, self.seed, self.level, self.threads))
@@ -210,7 +208,7 @@ class DatasetSpec(NamedTuple):
 
     name: str
     weight: float = 1.0
-    config: Mapping[str, Any] = {}  # noqa: RUF012 (read-only default)
+    config: Mapping[str, Any] = {}
     level: int | None = None
 
 
@@ -223,8 +221,9 @@ def _spec(s: Any) -> DatasetSpec:
             raise ConfigError(f"composite member has unknown key(s) {sorted(extra)}; use name, weight, level")
         return DatasetSpec(s["name"], float(s.get("weight", 1.0)), s.get("config") or {}, s.get("level"))
     if hasattr(s, "name"):
-        return DatasetSpec(s.name, float(getattr(s, "weight", 1.0)), getattr(s, "config", {}) or {},
-                           getattr(s, "level", None))
+        return DatasetSpec(
+            s.name, float(getattr(s, "weight", 1.0)), getattr(s, "config", {}) or {}, getattr(s, "level", None)
+        )
     raise ConfigError(f"composite member must be a name, a dict or a DatasetSpec, got {type(s).__name__}")
 
 
@@ -235,8 +234,9 @@ class CompositeDataset(_LazyDataset):
     weights and ``i``) and is that family's instance of seed ``seed + i``.
     """
 
-    def __init__(self, datasets: Iterable[Any], size: int = 500, seed: int | None = 0, level: int = 1,
-                 threads: int = 0):
+    def __init__(
+        self, datasets: Iterable[Any], size: int = 500, seed: int | None = 0, level: int = 1, threads: int = 0
+    ):
         specs = [_spec(s) for s in datasets]
         if not specs:
             raise ConfigError("a composite dataset needs at least one member in `datasets`")
@@ -275,8 +275,9 @@ class CompositeDataset(_LazyDataset):
         return f"CompositeDataset([{names}], size={self.size}, seed={self.seed})"
 
 
-def create_dataset(name: str, *, size: int = 500, seed: int | None = 0, level: int = 1, threads: int = 0,
-                   **cfg: Any) -> ProceduralDataset | CompositeDataset:
+def create_dataset(
+    name: str, *, size: int = 500, seed: int | None = 0, level: int = 1, threads: int = 0, **cfg: Any
+) -> ProceduralDataset | CompositeDataset:
     """A dataset of ``size`` problems of family ``name`` at ``level`` (1..5), reasoning-gym style.
 
     ``name="composite"`` takes ``datasets=[...]`` (names, dicts ``{"name", "weight", "level"}``
@@ -309,6 +310,7 @@ def verify(task: str, problem: str | Mapping[str, Any], response: str) -> Verdic
 
 def _row_task_problem(row: Mapping[str, Any], i: int) -> tuple[str, str]:
     """(task, problem) of a verl/TRL row or a dataset entry, naming the field at fault."""
+
     def bad(field: str, msg: str) -> BadRowError:
         e = BadRowError(f"row {i}: field `{field}`: {msg}")
         e.field = field
@@ -324,7 +326,7 @@ def _row_task_problem(row: Mapping[str, Any], i: int) -> tuple[str, str]:
         ds = row.get("data_source")
         if not isinstance(ds, str) or not ds.startswith("gauntlet/"):
             raise bad("data_source", f"expected `gauntlet/<task>`, got {ds!r}")
-        task = ds[len("gauntlet/"):]
+        task = ds[len("gauntlet/") :]
     rm = row.get("reward_model")
     if not isinstance(rm, Mapping):
         raise bad("reward_model", "missing or not a dict")
@@ -336,8 +338,9 @@ def _row_task_problem(row: Mapping[str, Any], i: int) -> tuple[str, str]:
     return str(task), gt
 
 
-def verify_batch(rows: Sequence[Mapping[str, Any]], responses: Sequence[str] | None = None, *,
-                 threads: int = 0) -> list[Verdict]:
+def verify_batch(
+    rows: Sequence[Mapping[str, Any]], responses: Sequence[str] | None = None, *, threads: int = 0
+) -> list[Verdict]:
     """Verdicts for many rows at once, computed on ``threads`` Rust threads (0: one per core)
     without the GIL. ``rows`` are verl/TRL rows (``gauntlet generate``'s layout) or dataset
     entries; the responses come from ``responses`` or else each row's ``response`` field."""
@@ -360,16 +363,18 @@ def verify_batch(rows: Sequence[Mapping[str, Any]], responses: Sequence[str] | N
     return [Verdict(*v) for v in _core.score_batch(tasks, problems, texts, threads)]
 
 
-def generate_jsonl(tasks: str | Sequence[str], count: int = 100, seed: int = 0, level: int = 1, *,
-                   threads: int = 0) -> bytes:
+def generate_jsonl(
+    tasks: str | Sequence[str], count: int = 100, seed: int = 0, level: int = 1, *, threads: int = 0
+) -> bytes:
     """The JSONL bytes ``gauntlet generate TASKS -n COUNT --seed SEED --level LEVEL`` writes
     (byte-identical), generated on ``threads`` Rust threads (0: one per core)."""
     spec = tasks if isinstance(tasks, str) else ",".join(tasks)
     return _core.generate_jsonl(spec, count, seed, level, threads)
 
 
-def rows(tasks: str | Sequence[str], count: int = 100, seed: int = 0, level: int = 1, *,
-         threads: int = 0) -> list[dict[str, Any]]:
+def rows(
+    tasks: str | Sequence[str], count: int = 100, seed: int = 0, level: int = 1, *, threads: int = 0
+) -> list[dict[str, Any]]:
     """Dataset rows in verl/TRL's columns (``data_source``, ``prompt``, ``ability``,
     ``reward_model``, ``extra_info``), as ``gauntlet generate`` writes them: ``count`` per family
     (``tasks`` is a name, a list, ``"a,b"`` or ``"all"``), row ``i`` of a family with seed
@@ -378,8 +383,15 @@ def rows(tasks: str | Sequence[str], count: int = 100, seed: int = 0, level: int
     return [json.loads(line) for line in data.splitlines()]
 
 
-def generate(tasks: str | Sequence[str], output: str | os.PathLike[str], count: int = 100, seed: int = 0,
-             level: int = 1, *, threads: int = 0) -> int:
+def generate(
+    tasks: str | Sequence[str],
+    output: str | os.PathLike[str],
+    count: int = 100,
+    seed: int = 0,
+    level: int = 1,
+    *,
+    threads: int = 0,
+) -> int:
     """Write the rows of :func:`rows` to ``output`` as JSONL, atomically (a temporary file in the
     same folder, then a rename); returns the number of rows written."""
     data = generate_jsonl(tasks, count, seed, level, threads=threads)

@@ -59,3 +59,25 @@ if [ -z "${GAUNTLET_OPENAI_PYTHON:-}" ]; then
 fi
 
 cargo test --workspace --locked "$@"
+
+# The Python package (python/gauntlet + crates/gauntlet-py): built into a venv created once next to
+# the other caches (maturin, pytest, ruff, numpy from PyPI), then linted and tested. The build
+# reuses target/ (dev profile). Without network the venv cannot be made and this part skips.
+pyvenv="${GAUNTLET_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gauntlet}/venv-py"
+if ! "$pyvenv/bin/python" -c "import maturin, pytest, numpy" >/dev/null 2>&1 || [ ! -x "$pyvenv/bin/ruff" ]; then
+  echo "creating $pyvenv with maturin, pytest, ruff, numpy (PyPI) ..." >&2
+  python3 -m venv "$pyvenv" >&2 && "$pyvenv/bin/python" -m pip install --quiet maturin pytest ruff numpy >&2 \
+    || echo "could not install maturin/pytest/ruff (offline?): the Python package tests skip" >&2
+fi
+if "$pyvenv/bin/python" -c "import maturin, pytest, numpy" >/dev/null 2>&1; then
+  echo "building the Python package (maturin develop) and running tests/python ..." >&2
+  (
+    export VIRTUAL_ENV="$pyvenv" PATH="$pyvenv/bin:$PATH"
+    maturin develop --quiet >&2
+    ruff check python tests/python
+    ruff format --check python tests/python
+    GAUNTLET_BIN="${GAUNTLET_BIN:-$PWD/target/debug/gauntlet}" python -m pytest tests/python -q
+  )
+else
+  echo "skipping the Python package tests: no venv with maturin and pytest at $pyvenv" >&2
+fi

@@ -1,0 +1,98 @@
+"""Type stubs of the ``gauntlet._core`` extension module (crates/gauntlet-py).
+
+The Python modules (:mod:`gauntlet.tasks`, :mod:`gauntlet.envs`, :mod:`gauntlet.algos`) are the
+public API; this module is the thin Rust layer under them. Every function here that does real
+work releases the GIL; ``threads=0`` means one Rust thread per core.
+"""
+
+from typing import Any
+
+__version__: str
+
+# Tasks
+
+def task_specs() -> list[dict[str, Any]]:
+    """Every family: name, category, description, levels (5 strings), answer_format."""
+
+def canonical_task(name: str) -> str:
+    """The registry name of ``name``; raises UnknownTaskError with suggestions."""
+
+def generate_entries(name: str, seeds: list[int], level: int = 1, threads: int = 1) -> list[tuple[str, str, str]]:
+    """(prompt, serialized problem JSON, oracle's bare answer) for each seed."""
+
+def score(name: str, problem: str, response: str) -> tuple[float, bool, bool, str]:
+    """(reward, correct, format_error, reason) of a full response against a serialized problem."""
+
+def score_batch(
+    names: list[str], problems: list[str], responses: list[str], threads: int = 0
+) -> list[tuple[float, bool, bool, str]]:
+    """:func:`score` for many items on Rust threads; errors name the item."""
+
+def generate_jsonl(tasks: str, count: int = 100, seed: int = 0, level: int = 1, threads: int = 0) -> bytes:
+    """The bytes ``gauntlet generate`` writes for the same arguments."""
+
+def composite_plan(seed: int, size: int, weights: list[float]) -> list[int]:
+    """The member index of each entry of a composite dataset."""
+
+# Environments and games
+
+def env_specs() -> list[dict[str, Any]]:
+    """Every environment and game: name, kind (multi_turn/game), seats, category, description."""
+
+def play_episode(
+    name: str, seed: int, level: int = 1, policy: str = "oracle", max_turns: int = 10000
+) -> tuple[list[float], int, bool]:
+    """(returns, turns, success) of one episode played in Rust by ``policy`` on every seat."""
+
+class Env:
+    """One environment or game, driven seat by seat."""
+
+    def __init__(self, name: str) -> None: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def seats(self) -> int: ...
+    def reset(self, seed: int, level: int = 1) -> None: ...
+    def to_act(self) -> int | None: ...
+    def observe(self, seat: int) -> tuple[str, str]:
+        """(text, anchor) of what ``seat`` sees."""
+    def act(self, response: str, seat: int | None = None) -> tuple[float, bool, bool, bool, bool, str]:
+        """(reward, done, truncated, format_error, invalid, message) for the seat to act."""
+    def returns(self) -> list[float]: ...
+    def legal_actions(self) -> list[str]: ...
+    def oracle_action(self) -> str: ...
+    def random_action(self) -> str: ...
+    def success(self) -> bool: ...
+
+# Learning signal
+
+def estimator_names() -> list[str]: ...
+def advantages(
+    estimator: str,
+    groups: list[str],
+    scores: list[float],
+    masks: list[list[float]],
+    *,
+    rewards: list[list[float]] | None = None,
+    values: list[list[float]] | None = None,
+    lengths: list[float] | None = None,
+    baselines: list[float] | None = None,
+    seats: list[int] | None = None,
+    tasks: list[str] | None = None,
+    trajectories: list[str] | None = None,
+    turns: list[int] | None = None,
+    anchors: list[str] | None = None,
+    step_rewards: list[float] | None = None,
+    gamma: float | None = None,
+    lam: float | None = None,
+    eps: float | None = None,
+    no_std: bool = False,
+    mode: str | None = None,
+    step_weight: float | None = None,
+    per_seat: bool = False,
+    task_balance: str | None = None,
+    rae_decay: float | None = None,
+) -> tuple[list[list[float]], list[list[float]] | None]:
+    """Per-token advantages and (gae, reinforce-pp, remax) returns."""

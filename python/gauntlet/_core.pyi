@@ -96,3 +96,6 @@ def advantages(
     rae_decay: float | None = None,
 ) -> tuple[list[list[float]], list[list[float]] | None]:
     """Per-token advantages and (gae, reinforce-pp, remax) returns."""
+
+def _panic_for_tests(message: str) -> None:
+    """Panic in Rust (tests: the panic must arrive as InternalError)."""

@@ -188,3 +188,13 @@ def test_rows_are_byte_identical_to_the_cli(gauntlet_bin, tmp_path):
     out = tmp_path / "rows.jsonl"
     assert gauntlet.generate("sudoku", out, count=5) == 5
     assert out.read_bytes() == gauntlet.generate_jsonl("sudoku", 5)
+
+
+def test_a_rust_panic_becomes_an_exception():
+    from gauntlet import _core
+    from gauntlet.errors import InternalError
+
+    with pytest.raises(InternalError, match="boom"):
+        _core._panic_for_tests("boom")
+    # The interpreter and the module still work afterwards.
+    assert gauntlet.list_tasks() == TASKS

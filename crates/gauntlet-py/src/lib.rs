@@ -105,10 +105,18 @@ pub fn pool(threads: usize) -> Outcome<rayon::ThreadPool> {
         .map_err(|e| Failure::new("InternalError", format!("cannot start {threads} threads: {e}")))
 }
 
+/// Panic inside [`detached`] with `message`: the tests' proof that a Rust panic reaches Python
+/// as `gauntlet.errors.InternalError` instead of aborting the interpreter.
+#[pyfunction]
+fn _panic_for_tests(py: Python<'_>, message: String) -> PyResult<()> {
+    detached(py, move || -> Outcome<()> { panic!("{message}") })
+}
+
 /// The extension module.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     tasks::register(m)?;
     envs::register(m)?;
     algos::register(m)?;

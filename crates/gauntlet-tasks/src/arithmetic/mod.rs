@@ -1,13 +1,20 @@
 //! The `arithmetic` category: numbers and expressions.
 //!
 //! Shared helpers: [`expr`] (exact rationals and an expression parser) and [`reach`] (the
-//! reach-a-target solver and random-expression generator behind `game_of_24` and `countdown`).
+//! reach-a-target solver and random-expression generator behind `game_of_24` and `countdown`) and
+//! [`number`] (primes, modular arithmetic and strict number parsing).
 
+pub mod count_primes;
 pub mod countdown;
+pub mod cryptarithm;
 pub mod expr;
 pub mod expression;
 pub mod game_of_24;
+pub mod gcd_lcm;
 pub mod linear_equation;
+pub mod modular_arithmetic;
+pub mod number;
+pub mod prime_factorization;
 pub mod reach;
 
 use gauntlet_core::DynTask;
@@ -20,5 +27,10 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(countdown::Countdown),
         Arc::new(expression::Expression),
         Arc::new(linear_equation::LinearEquation),
+        Arc::new(cryptarithm::Cryptarithm),
+        Arc::new(gcd_lcm::GcdLcm),
+        Arc::new(prime_factorization::PrimeFactorization),
+        Arc::new(count_primes::CountPrimes),
+        Arc::new(modular_arithmetic::ModularArithmetic),
     ]
 }

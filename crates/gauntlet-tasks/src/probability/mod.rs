@@ -1,9 +1,12 @@
 //! The `probability` category: exact probability and causal inference.
 
+pub mod bayes_net;
+pub mod dice_probability;
+
 use gauntlet_core::DynTask;
 use std::sync::Arc;
 
 /// Every family of this category, in listing order.
 pub fn families() -> Vec<Arc<dyn DynTask>> {
-    vec![]
+    vec![Arc::new(bayes_net::BayesNet), Arc::new(dice_probability::DiceProbability)]
 }

@@ -8,6 +8,7 @@ pub mod differentiation;
 pub mod integration;
 pub mod linear_system;
 pub mod poly;
+pub mod polynomial_division;
 pub mod polynomial_multiplication;
 pub mod polynomial_roots;
 
@@ -19,6 +20,7 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
     vec![
         Arc::new(polynomial_multiplication::PolynomialMultiplication),
         Arc::new(polynomial_roots::PolynomialRoots),
+        Arc::new(polynomial_division::PolynomialDivision),
         Arc::new(linear_system::LinearSystem),
         Arc::new(differentiation::Differentiation),
         Arc::new(integration::Integration),

@@ -1,14 +1,17 @@
 //! The `arithmetic` category: numbers and expressions.
 //!
-//! Shared helpers: [`expr`] (exact rationals and an expression parser) and [`reach`] (the
-//! reach-a-target solver and random-expression generator behind `game_of_24` and `countdown`) and
-//! [`number`] (primes, modular arithmetic and strict number parsing).
+//! Shared helpers: [`expr`] (exact rationals and an expression parser), [`reach`] (the
+//! reach-a-target solver and random-expression generator behind `game_of_24` and `countdown`);
+//! and [`number`] (primes, modular arithmetic and strict number parsing).
 
+pub mod base_conversion;
+pub mod calendar_arithmetic;
 pub mod count_primes;
 pub mod countdown;
 pub mod cryptarithm;
 pub mod expr;
 pub mod expression;
+pub mod fraction_arithmetic;
 pub mod game_of_24;
 pub mod gcd_lcm;
 pub mod linear_equation;
@@ -32,5 +35,8 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(prime_factorization::PrimeFactorization),
         Arc::new(count_primes::CountPrimes),
         Arc::new(modular_arithmetic::ModularArithmetic),
+        Arc::new(base_conversion::BaseConversion),
+        Arc::new(fraction_arithmetic::FractionArithmetic),
+        Arc::new(calendar_arithmetic::CalendarArithmetic),
     ]
 }

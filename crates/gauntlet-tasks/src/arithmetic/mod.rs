@@ -5,7 +5,9 @@
 //! and [`number`] (primes, modular arithmetic and strict number parsing).
 
 pub mod base_conversion;
+pub mod bitwise_arithmetic;
 pub mod calendar_arithmetic;
+pub mod complex_arithmetic;
 pub mod count_primes;
 pub mod countdown;
 pub mod cryptarithm;
@@ -38,5 +40,7 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(base_conversion::BaseConversion),
         Arc::new(fraction_arithmetic::FractionArithmetic),
         Arc::new(calendar_arithmetic::CalendarArithmetic),
+        Arc::new(bitwise_arithmetic::BitwiseArithmetic),
+        Arc::new(complex_arithmetic::ComplexArithmetic),
     ]
 }

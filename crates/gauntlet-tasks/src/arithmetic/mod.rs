@@ -19,6 +19,7 @@ pub mod gcd_lcm;
 pub mod linear_equation;
 pub mod modular_arithmetic;
 pub mod number;
+pub mod number_words;
 pub mod prime_factorization;
 pub mod reach;
 
@@ -42,5 +43,6 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(calendar_arithmetic::CalendarArithmetic),
         Arc::new(bitwise_arithmetic::BitwiseArithmetic),
         Arc::new(complex_arithmetic::ComplexArithmetic),
+        Arc::new(number_words::NumberWords),
     ]
 }

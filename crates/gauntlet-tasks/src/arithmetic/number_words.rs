@@ -80,7 +80,7 @@ fn below_1000(n: u64) -> String {
     }
     let r = n % 100;
     if r >= 20 {
-        parts.push(if r % 10 == 0 {
+        parts.push(if r.is_multiple_of(10) {
             TENS[(r / 10) as usize].to_string()
         } else {
             format!("{}-{}", TENS[(r / 10) as usize], UNITS[(r % 10) as usize])
@@ -273,7 +273,7 @@ fn group_digits(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

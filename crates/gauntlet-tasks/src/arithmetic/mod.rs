@@ -20,6 +20,7 @@ pub mod linear_equation;
 pub mod modular_arithmetic;
 pub mod number;
 pub mod number_words;
+pub mod power_roots;
 pub mod prime_factorization;
 pub mod reach;
 
@@ -44,5 +45,6 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(bitwise_arithmetic::BitwiseArithmetic),
         Arc::new(complex_arithmetic::ComplexArithmetic),
         Arc::new(number_words::NumberWords),
+        Arc::new(power_roots::PowerRoots),
     ]
 }

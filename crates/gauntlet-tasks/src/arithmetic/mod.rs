@@ -11,6 +11,7 @@ pub mod complex_arithmetic;
 pub mod count_primes;
 pub mod countdown;
 pub mod cryptarithm;
+pub mod decimal_arithmetic;
 pub mod expr;
 pub mod expression;
 pub mod fraction_arithmetic;
@@ -41,6 +42,7 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(modular_arithmetic::ModularArithmetic),
         Arc::new(base_conversion::BaseConversion),
         Arc::new(fraction_arithmetic::FractionArithmetic),
+        Arc::new(decimal_arithmetic::DecimalArithmetic),
         Arc::new(calendar_arithmetic::CalendarArithmetic),
         Arc::new(bitwise_arithmetic::BitwiseArithmetic),
         Arc::new(complex_arithmetic::ComplexArithmetic),

@@ -24,6 +24,7 @@ pub mod number_words;
 pub mod power_roots;
 pub mod prime_factorization;
 pub mod reach;
+pub mod time_intervals;
 
 use gauntlet_core::DynTask;
 use std::sync::Arc;
@@ -44,6 +45,7 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(fraction_arithmetic::FractionArithmetic),
         Arc::new(decimal_arithmetic::DecimalArithmetic),
         Arc::new(calendar_arithmetic::CalendarArithmetic),
+        Arc::new(time_intervals::TimeIntervals),
         Arc::new(bitwise_arithmetic::BitwiseArithmetic),
         Arc::new(complex_arithmetic::ComplexArithmetic),
         Arc::new(number_words::NumberWords),

@@ -3,6 +3,7 @@
 
 pub mod binairo;
 pub mod binairo_solver;
+pub mod calcudoku;
 pub mod futoshiki;
 pub mod futoshiki_solver;
 pub mod magic_square;
@@ -22,6 +23,7 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(n_queens::NQueens),
         Arc::new(futoshiki::Futoshiki),
         Arc::new(magic_square::MagicSquare),
+        Arc::new(calcudoku::Calcudoku),
     ]
 }
 

@@ -6,8 +6,10 @@ pub mod circuit_logic;
 pub mod claim;
 pub mod dyck_error;
 pub mod dyck_language;
+pub mod fol_entailment;
 pub mod formula;
 pub mod interval_reasoning;
+pub mod kinship;
 pub mod knights_knaves;
 pub mod propositional_logic;
 pub mod sat;
@@ -33,6 +35,8 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(dyck_language::DyckLanguage),
         Arc::new(dyck_error::DyckError),
         Arc::new(interval_reasoning::IntervalReasoning),
+        Arc::new(kinship::Kinship),
+        Arc::new(fol_entailment::FolEntailment),
     ]
 }
 

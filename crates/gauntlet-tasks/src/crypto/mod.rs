@@ -1,11 +1,13 @@
 //! The `crypto` category: classical ciphers (Caesar, Vigenère, substitution, affine, Atbash, rail
-//! fence, columnar transposition, Hill, Playfair) and key recovery from a known plaintext.
+//! fence, columnar transposition, Hill, Playfair), key recovery from a known plaintext, and
+//! made-up ciphers described in words.
 
 pub mod affine;
 pub mod atbash;
 pub mod caesar;
 pub mod classical;
 pub mod columnar_transposition;
+pub mod custom_cipher;
 pub mod hill;
 pub mod known_plaintext;
 pub mod playfair;
@@ -31,5 +33,6 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(hill::Hill),
         Arc::new(playfair::Playfair),
         Arc::new(known_plaintext::KnownPlaintext),
+        Arc::new(custom_cipher::CustomCipher),
     ]
 }

@@ -13,6 +13,7 @@ pub mod kinship;
 pub mod knights_knaves;
 pub mod propositional_logic;
 pub mod sat;
+pub mod self_reference;
 pub mod syllogism;
 pub mod web_of_lies;
 pub mod zebra;
@@ -37,6 +38,7 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(interval_reasoning::IntervalReasoning),
         Arc::new(kinship::Kinship),
         Arc::new(fol_entailment::FolEntailment),
+        Arc::new(self_reference::SelfReference),
     ]
 }
 

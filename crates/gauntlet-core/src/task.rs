@@ -38,7 +38,7 @@ pub enum Category {
 
 impl Category {
     /// All categories in display order.
-    pub const ALL: [Category; 7] = [
+    pub const ALL: [Category; 8] = [
         Category::Arithmetic,
         Category::Crypto,
         Category::Logic,
@@ -46,6 +46,7 @@ impl Category {
         Category::Graph,
         Category::Search,
         Category::Sequential,
+        Category::Program,
     ];
 
     /// The snake_case name (also the `ability` column of dataset rows).

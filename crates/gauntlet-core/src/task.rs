@@ -38,7 +38,7 @@ pub enum Category {
 
 impl Category {
     /// All categories in display order.
-    pub const ALL: [Category; 10] = [
+    pub const ALL: [Category; 11] = [
         Category::Arithmetic,
         Category::Crypto,
         Category::Logic,
@@ -47,6 +47,7 @@ impl Category {
         Category::Search,
         Category::Sequential,
         Category::Algebra,
+        Category::Program,
         Category::Induction,
         Category::Probability,
     ];

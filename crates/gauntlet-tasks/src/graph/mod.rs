@@ -7,8 +7,10 @@
 pub mod graph;
 pub mod graph_coloring;
 pub mod hamiltonian_path;
+pub mod nl_navigation;
 pub mod shortest_path;
 pub mod topological_order;
+pub mod word_ladder;
 
 use gauntlet_core::DynTask;
 use std::sync::Arc;
@@ -20,5 +22,7 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(graph_coloring::GraphColoring),
         Arc::new(hamiltonian_path::HamiltonianPath),
         Arc::new(topological_order::TopologicalOrder),
+        Arc::new(nl_navigation::NlNavigation),
+        Arc::new(word_ladder::WordLadder),
     ]
 }

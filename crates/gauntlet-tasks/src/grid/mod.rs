@@ -6,8 +6,12 @@ pub mod binairo_solver;
 pub mod calcudoku;
 pub mod futoshiki;
 pub mod futoshiki_solver;
+pub mod kakurasu;
+pub mod line_solver;
 pub mod magic_square;
 pub mod n_queens;
+pub mod nonogram;
+pub mod skyscraper;
 pub mod sudoku;
 pub mod sudoku_engine;
 pub mod sudoku_geom;
@@ -24,6 +28,9 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(futoshiki::Futoshiki),
         Arc::new(magic_square::MagicSquare),
         Arc::new(calcudoku::Calcudoku),
+        Arc::new(skyscraper::Skyscraper),
+        Arc::new(kakurasu::Kakurasu),
+        Arc::new(nonogram::Nonogram),
     ]
 }
 

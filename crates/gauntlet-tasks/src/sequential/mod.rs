@@ -7,6 +7,7 @@ pub mod sliding_puzzle;
 pub mod sokoban;
 pub mod sokoban_map;
 pub mod stack_permutation;
+pub mod water_jugs;
 
 use gauntlet_core::DynTask;
 use std::sync::Arc;
@@ -18,5 +19,6 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(sliding_puzzle::SlidingPuzzle),
         Arc::new(sokoban::Sokoban),
         Arc::new(stack_permutation::StackPermutation),
+        Arc::new(water_jugs::WaterJugs),
     ]
 }

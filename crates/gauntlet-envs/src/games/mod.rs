@@ -38,7 +38,7 @@ fn entry<G: Game>(oracle_success: [f64; 5]) -> EnvEntry {
     fn make<G: Game>() -> Box<dyn ScriptedEnv> {
         Box::new(GameEnv::<G>::new())
     }
-    EnvEntry { name: G::NAME, kind: EnvKind::Game, seats: 2, oracle_success, make: make::<G> }
+    EnvEntry { name: G::NAME, kind: EnvKind::Game, seats: G::SEATS, oracle_success, make: make::<G> }
 }
 
 /// The games of this module.

@@ -83,9 +83,14 @@ pub trait Game: Send + Sized + 'static {
         r[offender] = -1.0;
         r
     }
-    /// Whether seat 0 won, given the final returns: it has more than every other seat.
+    /// Whether seat 0 won, given the final returns: more than its opponent in two-seat games;
+    /// with more seats a positive return (among the winners of a zero-sum game).
     fn seat0_won(&self, returns: &[f64]) -> bool {
-        returns.iter().skip(1).all(|&r| returns[0] > r)
+        if Self::SEATS == 2 {
+            returns[0] > returns[1]
+        } else {
+            returns[0] > 0.0
+        }
     }
     /// A uniformly random legal move. The default draws from [`Game::legal`]; games with many
     /// moves override it to skip building the list.
@@ -345,6 +350,18 @@ impl<G: Game> ScriptedEnv for GameEnv<G> {
     }
 }
 
+/// Zero-sum returns from scores: the seats with the highest score share +1 and the others
+/// share −1 (a two-seat win is +1/−1); all equal is all 0.
+pub fn rank_returns(scores: &[f64]) -> Vec<f64> {
+    let top = scores.iter().cloned().fold(f64::MIN, f64::max);
+    let winners = scores.iter().filter(|&&s| s == top).count();
+    if winners == scores.len() {
+        return vec![0.0; scores.len()];
+    }
+    let losers = scores.len() - winners;
+    scores.iter().map(|&s| if s == top { 1.0 / winners as f64 } else { -1.0 / losers as f64 }).collect()
+}
+
 /// Append `n` in decimal to `out` without going through the formatting machinery.
 pub(crate) fn push_num(out: &mut String, n: usize) {
     if n < 10 {
@@ -363,6 +380,14 @@ pub(crate) fn push_num(out: &mut String, n: usize) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn rank_returns_share_the_win() {
+        assert_eq!(super::rank_returns(&[3.0, 1.0]), vec![1.0, -1.0]);
+        assert_eq!(super::rank_returns(&[2.0, 2.0]), vec![0.0, 0.0]);
+        assert_eq!(super::rank_returns(&[5.0, 5.0, 1.0, 0.0]), vec![0.5, 0.5, -0.5, -0.5]);
+        assert_eq!(super::rank_returns(&[1.0, 4.0, 0.0]), vec![-0.5, 1.0, -0.5]);
+    }
+
     #[test]
     fn push_num_writes_decimal() {
         let mut s = String::new();

@@ -186,7 +186,7 @@ impl<const N: usize> Game for Goofspiel<N> {
         }
         self.bids[seat] = card;
         self.hands[seat] &= !(1 << card);
-        if self.bids.iter().any(|&b| b == 0) {
+        if self.bids.contains(&0) {
             note.push_str("seat ");
             push_num(note, seat);
             note.push_str(" placed a sealed bid");
@@ -265,7 +265,7 @@ impl<const N: usize> Game for Goofspiel<N> {
             let s = (seat + k) % N;
             out.push('\n');
             out.push_str(if k == 0 { "your" } else { Self::other(seat, k) });
-            out.push_str(if k == 0 { " cards:" } else { " cards:" });
+            out.push_str(" cards:");
             // A sealed bid this round stays hidden: show the hand as it was before it.
             let hand = if s != seat && self.bids[s] != 0 {
                 self.hands[s] | (1 << self.bids[s])

@@ -237,7 +237,7 @@ impl<const N: usize> Game for LiarsDice<N> {
             push_num(out, f as usize);
         }
         if let Some(c) = self.caller {
-            out.push_str("\n");
+            out.push('\n');
             out.push_str(&Self::name(c, seat));
             out.push_str(" called liar. Dice:");
             for s in 0..N {

@@ -201,7 +201,7 @@ impl Hand for HoldemHand {
             if self.street < 4 {
                 note.push_str("; ");
                 note.push_str(STREETS[self.street]);
-                note.push_str(":");
+                note.push(':');
                 for &c in &self.visible_board()[[0, 0, 3, 4][self.street]..] {
                     note.push(' ');
                     write_card(c, note);

@@ -38,6 +38,7 @@
 
 pub mod board;
 pub mod cards;
+pub mod chess;
 pub mod colonel_blotto;
 pub mod connect_four;
 pub mod dots_and_boxes;
@@ -97,5 +98,6 @@ pub fn entries() -> Vec<EnvEntry> {
         entry::<liars_dice::LiarsDice<3>>([0.3; 5]),
         entry::<prisoners_dilemma::PrisonersDilemma>([0.3; 5]),
         entry::<limit_holdem::LimitHoldem>([0.3; 5]),
+        entry::<chess::Chess>([0.3; 5]),
     ]
 }

@@ -10,6 +10,7 @@ use gauntlet_envs::{make, ScriptedEnv};
 /// The games added for issue 16, the games per seat used by the quick top-level test and the
 /// least win rate it accepts there (the measured rate over 200 games minus binomial slack).
 const GAMES: &[(&str, u64, f64)] = &[
+    ("chess", 3, 0.6),
     ("colonel_blotto", 30, 0.75),
     ("dots_and_boxes", 10, 0.75),
     ("go", 4, 0.75),
@@ -137,4 +138,12 @@ fn multi_seat_games_rotate_every_seat_and_sum_to_zero() {
         }
         assert!(seen.iter().all(|&s| s), "{name}: {seen:?}");
     }
+}
+
+#[test]
+#[ignore = "prints steps/s of the issue-16 games (the `gauntlet bench --envs` measurement); run in release"]
+fn measure_speed() {
+    use gauntlet_envs::bench::{bench_envs, markdown, EnvBenchOptions};
+    let rows = bench_envs(&EnvBenchOptions::default(), |name| GAMES.iter().any(|g| g.0 == name));
+    println!("{}", markdown(&rows));
 }

@@ -96,6 +96,54 @@ impl GoBoard {
         (stones, liberties)
     }
 
+    /// Every group's label per point (`u16::MAX` on empty points) and liberties per label, in
+    /// one pass over the board.
+    fn liberty_map(&self) -> (Vec<u16>, Vec<u16>) {
+        let size = self.cells.len();
+        let mut label = vec![u16::MAX; size];
+        let mut counted = vec![usize::MAX; size];
+        let mut libs = Vec::new();
+        let mut stack = Vec::new();
+        for i in 0..size {
+            if self.cells[i] == 0 || label[i] != u16::MAX {
+                continue;
+            }
+            let g = libs.len();
+            let mut count = 0;
+            label[i] = g as u16;
+            stack.push(i);
+            while let Some(p) = stack.pop() {
+                for q in self.neighbours(p) {
+                    if self.cells[q] == 0 {
+                        if counted[q] != g {
+                            counted[q] = g;
+                            count += 1;
+                        }
+                    } else if self.cells[q] == self.cells[i] && label[q] == u16::MAX {
+                        label[q] = g as u16;
+                        stack.push(q);
+                    }
+                }
+            }
+            libs.push(count);
+        }
+        (label, libs)
+    }
+
+    /// Whether the mover may play at `i`: empty, not the ko point, and not suicide (an empty
+    /// neighbour, an own group keeping a liberty, or an enemy group captured).
+    fn legal_at(&self, i: usize, label: &[u16], libs: &[u16]) -> bool {
+        if self.cells[i] != 0 || self.ko == Some(i) {
+            return false;
+        }
+        let me = self.next as u8 + 1;
+        self.neighbours(i).any(|q| match self.cells[q] {
+            0 => true,
+            c if c == me => libs[label[q] as usize] >= 2,
+            _ => libs[label[q] as usize] == 1,
+        })
+    }
+
     /// Play at `i` for the mover on a copy; `None` if suicide or ko.
     fn place(&self, i: usize) -> Option<GoBoard> {
         if self.cells[i] != 0 || self.ko == Some(i) {
@@ -205,7 +253,8 @@ impl Board for GoBoard {
         if self.over() {
             return;
         }
-        out.extend((0..self.cells.len()).filter(|&i| self.place(i).is_some()).map(|i| i as u16));
+        let (label, libs) = self.liberty_map();
+        out.extend((0..self.cells.len()).filter(|&i| self.legal_at(i, &label, &libs)).map(|i| i as u16));
         out.push(PASS);
     }
 
@@ -213,8 +262,11 @@ impl Board for GoBoard {
         if self.over() {
             return;
         }
+        let (label, libs) = self.liberty_map();
         out.extend(
-            (0..self.cells.len()).filter(|&i| !self.own_eye(i) && self.place(i).is_some()).map(|i| i as u16),
+            (0..self.cells.len())
+                .filter(|&i| !self.own_eye(i) && self.legal_at(i, &label, &libs))
+                .map(|i| i as u16),
         );
         if out.is_empty() {
             out.push(PASS);
@@ -240,17 +292,10 @@ impl Board for GoBoard {
         let me = self.next;
         let area = self.area();
         let mut d = 2.0 * (area[me] - area[1 - me]);
-        let mut seen = vec![false; self.cells.len()];
+        let (label, libs) = self.liberty_map();
         for i in 0..self.cells.len() {
-            if self.cells[i] != 0 && !seen[i] {
-                let (stones, libs) = self.group(i);
-                for &s in &stones {
-                    seen[s] = true;
-                }
-                if libs == 1 {
-                    let k = 3.0 * stones.len() as f64;
-                    d += if self.cells[i] as usize == me + 1 { -k } else { k };
-                }
+            if self.cells[i] != 0 && libs[label[i] as usize] == 1 {
+                d += if self.cells[i] as usize == me + 1 { -3.0 } else { 3.0 };
             }
         }
         d as i32
@@ -314,5 +359,68 @@ impl Board for GoBoard {
     fn anchor(&self, out: &mut String) {
         out.extend(self.cells.iter().map(|&c| char::from(b".BW"[c as usize])));
         out.push(char::from(b'0' + self.passes));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn empty(n: usize) -> GoBoard {
+        GoBoard { n, cells: vec![0; n * n], next: 0, ko: None, passes: 0, komi: 2.5, captured: [0; 2] }
+    }
+
+    fn at(b: &mut GoBoard, s: &str) {
+        let m = b.parse(s).unwrap();
+        let mut legal = Vec::new();
+        b.moves(&mut legal);
+        assert!(legal.contains(&m), "{s} illegal");
+        b.apply(m);
+    }
+
+    #[test]
+    fn captures_suicide_and_ko() {
+        let mut b = empty(5);
+        // B surrounds the W stone on b3 and takes it with b2.
+        for m in ["a3", "b3", "c3", "e5", "b4", "e4", "b2"] {
+            at(&mut b, m);
+        }
+        assert_eq!(b.cells[2 * 5 + 1], 0);
+        assert_eq!(b.captured, [1, 0]);
+        // W may not play into b3 (no liberty, captures nothing): suicide.
+        assert!(b.parse("b3").is_ok_and(|m| {
+            let mut v = Vec::new();
+            b.moves(&mut v);
+            !v.contains(&m)
+        }));
+        // A ko: W takes a single B stone and B may not retake at once.
+        let mut k = empty(5);
+        for m in ["b1", "c1", "a2", "d2", "b3", "c3", "c2", "b2"] {
+            at(&mut k, m);
+        }
+        assert_eq!(k.ko, Some(2 * 5 + 2 - 5), "{:?}", k.ko);
+        let mut v = Vec::new();
+        k.moves(&mut v);
+        assert!(!v.contains(&k.parse("c2").unwrap()));
+    }
+
+    #[test]
+    fn fast_legality_agrees_with_playing_the_move() {
+        let mut rng = Rng::new(5);
+        for _ in 0..30 {
+            let mut b = empty(7);
+            for _ in 0..60 {
+                let (label, libs) = b.liberty_map();
+                for i in 0..49 {
+                    assert_eq!(b.legal_at(i, &label, &libs), b.place(i).is_some());
+                }
+                let mut v = Vec::new();
+                b.moves(&mut v);
+                b.apply(v[rng.index(v.len())]);
+                if b.over() {
+                    break;
+                }
+            }
+        }
     }
 }

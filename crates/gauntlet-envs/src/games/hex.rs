@@ -264,3 +264,25 @@ impl Board for HexBoard {
         out.extend(self.cells.iter().map(|&c| char::from(b".RB"[c as usize])));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn union_find_finds_the_connection() {
+        let n = 3;
+        let mut b = HexBoard { n, cells: vec![0; 9], parent: (0..13).collect(), next: 0, winner: None };
+        for m in ["a1", "c1", "a2", "c2"] {
+            let code = b.parse(m).unwrap();
+            b.apply(code);
+            assert_eq!(b.winner, None);
+        }
+        assert_eq!(b.distance(1), 1);
+        assert_eq!(b.distance(2), 2);
+        let code = b.parse("a3").unwrap();
+        b.apply(code);
+        assert_eq!(b.winner, Some(0));
+        assert_eq!(b.distance(1), 0);
+    }
+}

@@ -25,7 +25,9 @@ const RANDOM_CLOSE: &[(&str, u8)] = &[];
 /// - `maze_explore`: under fog of war the first view is the 3×3 window around the agent (radius 1
 ///   from level 3) plus its position and the compass hint, so ~20% of starts look alike; the
 ///   hidden mazes differ.
-const FEW_STARTS: &[&str] = &["game_2048", "maze_explore"];
+/// - `colonel_blotto`, `prisoners_dilemma`: nothing is drawn at reset (the level fixes the
+///   game); the play differs.
+const FEW_STARTS: &[&str] = &["game_2048", "maze_explore", "colonel_blotto", "prisoners_dilemma"];
 
 /// Entries whose first observation hides what the seed chose (the secret number, word or code,
 /// the opponent's cards) or shows only a small part of it (a few opening moves, one private
@@ -43,6 +45,16 @@ const HIDDEN_STARTS: &[&str] = &[
     "negotiation",
     "nim",
     "tic_tac_toe",
+    "chess",
+    "dots_and_boxes",
+    "gomoku",
+    "goofspiel",
+    "goofspiel_4p",
+    "hex",
+    "liars_dice",
+    "liars_dice_3p",
+    "othello",
+    "ultimate_tic_tac_toe",
 ];
 
 /// Wall-clock budget for one policy at one level; slow entries play fewer seeds (at least 10) and

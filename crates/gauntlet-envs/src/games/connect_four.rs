@@ -332,11 +332,11 @@ impl Game for ConnectFour {
         out.push(if seat == 0 { 'x' } else { 'o' });
     }
 
-    fn outcome(&self) -> [f64; 2] {
+    fn outcome(&self) -> Vec<f64> {
         match self.winner {
-            Some(0) => [1.0, -1.0],
-            Some(_) => [-1.0, 1.0],
-            None => [0.0, 0.0],
+            Some(0) => vec![1.0, -1.0],
+            Some(_) => vec![-1.0, 1.0],
+            None => vec![0.0, 0.0],
         }
     }
 

@@ -1,4 +1,4 @@
-//! The referee every two-seat game runs under: turn order, private observations, parsing,
+//! The referee every game runs under (two seats, or [`Game::SEATS`] for games of more): turn order, private observations, parsing,
 //! re-prompts after bad moves, forfeits and returns.
 //!
 //! A game implements [`Game`] (its rules, state, rendering and scripted policy); [`GameEnv`]
@@ -40,8 +40,11 @@ pub enum MoveError {
     Illegal(String),
 }
 
-/// The rules and state of one two-seat turn-based game. Seats are 0 and 1.
+/// The rules and state of one turn-based game. Seats are `0..SEATS` (two unless a game says
+/// otherwise).
 pub trait Game: Send + Sized + 'static {
+    /// Number of seats (default 2).
+    const SEATS: usize = 2;
     /// Registry name.
     const NAME: &'static str;
     /// One-sentence description.
@@ -66,21 +69,28 @@ pub trait Game: Send + Sized + 'static {
     fn render(&self, seat: usize, out: &mut String);
     /// Write a compact, history-free key of the decision point of `seat` into `out`.
     fn anchor(&self, seat: usize, out: &mut String);
-    /// Final returns per seat (meaningful once [`Game::to_move`] is `None`).
-    fn outcome(&self) -> [f64; 2];
+    /// Final returns per seat, [`Game::SEATS`] of them (meaningful once [`Game::to_move`] is
+    /// `None`).
+    fn outcome(&self) -> Vec<f64>;
     /// Whether the game ended by its turn limit rather than a terminal state.
     fn truncated(&self) -> bool {
         false
     }
-    /// Returns when `offender` forfeits: −1 for it, +1 for its opponent.
-    fn forfeit_returns(offender: usize) -> [f64; 2] {
-        let mut r = [1.0, 1.0];
+    /// Returns when `offender` forfeits: −1 for it, +1 shared equally by the other seats (+1 for
+    /// the opponent of a two-seat game).
+    fn forfeit_returns(offender: usize) -> Vec<f64> {
+        let mut r = vec![1.0 / (Self::SEATS - 1) as f64; Self::SEATS];
         r[offender] = -1.0;
         r
     }
-    /// Whether seat 0 won, given the final returns.
-    fn seat0_won(&self, returns: [f64; 2]) -> bool {
-        returns[0] > returns[1]
+    /// Whether seat 0 won, given the final returns: more than its opponent in two-seat games;
+    /// with more seats a positive return (among the winners of a zero-sum game).
+    fn seat0_won(&self, returns: &[f64]) -> bool {
+        if Self::SEATS == 2 {
+            returns[0] > returns[1]
+        } else {
+            returns[0] > 0.0
+        }
     }
     /// A uniformly random legal move. The default draws from [`Game::legal`]; games with many
     /// moves override it to skip building the list.
@@ -103,8 +113,8 @@ pub struct GameEnv<G: Game> {
     game: G,
     allowance: u32,
     penalty: f64,
-    errors: [u32; 2],
-    returns: [f64; 2],
+    errors: Vec<u32>,
+    returns: Vec<f64>,
     forfeited: Option<usize>,
     /// The last accepted move, public.
     note: String,
@@ -130,14 +140,14 @@ impl<G: Game> GameEnv<G> {
                 name: G::NAME.into(),
                 category: "game".into(),
                 kind: EnvKind::Game,
-                seats: 2,
+                seats: G::SEATS,
                 description: G::DESCRIPTION.into(),
             },
             game,
             allowance: DEFAULT_ALLOWANCE,
             penalty: 0.0,
-            errors: [0; 2],
-            returns: [0.0; 2],
+            errors: vec![0; G::SEATS],
+            returns: vec![0.0; G::SEATS],
             forfeited: None,
             note: String::new(),
             scratch: String::new(),
@@ -171,10 +181,11 @@ impl<G: Game> GameEnv<G> {
         self.forfeited.is_some() || self.game.to_move().is_none()
     }
 
-    fn finish(&mut self) -> [f64; 2] {
+    fn finish(&mut self) -> Vec<f64> {
         let outcome = self.game.outcome();
-        self.returns[0] += outcome[0];
-        self.returns[1] += outcome[1];
+        for (r, o) in self.returns.iter_mut().zip(&outcome) {
+            *r += o;
+        }
         outcome
     }
 
@@ -190,8 +201,9 @@ impl<G: Game> GameEnv<G> {
         if self.errors[seat] > self.allowance {
             self.forfeited = Some(seat);
             let r = G::forfeit_returns(seat);
-            self.returns[0] += r[0];
-            self.returns[1] += r[1];
+            for (ret, x) in self.returns.iter_mut().zip(&r) {
+                *ret += x;
+            }
             fb.reward += r[seat];
             fb.done = true;
             fb.message = format!("{reason}. Too many bad moves: seat {seat} forfeits.");
@@ -212,8 +224,8 @@ impl<G: Game> Env for GameEnv<G> {
 
     fn reset(&mut self, seed: u64, difficulty: Difficulty) -> Result<(), EnvError> {
         self.game = G::deal(difficulty, &mut Rng::for_instance(G::NAME, seed, difficulty.level()));
-        self.errors = [0; 2];
-        self.returns = [0.0; 2];
+        self.errors.iter_mut().for_each(|e| *e = 0);
+        self.returns.iter_mut().for_each(|r| *r = 0.0);
         self.forfeited = None;
         self.note.clear();
         self.error.clear();
@@ -229,9 +241,9 @@ impl<G: Game> Env for GameEnv<G> {
 
     fn observe(&self, agent: AgentId) -> Observation {
         let seat = agent.0;
-        if seat > 1 {
+        if seat >= G::SEATS {
             return Observation {
-                text: format!("There is no {agent} in this two-seat game."),
+                text: format!("There is no {agent} in this {}-seat game.", G::SEATS),
                 anchor: format!("{}|none", G::NAME),
             };
         }
@@ -327,7 +339,7 @@ impl<G: Game> ScriptedEnv for GameEnv<G> {
     }
 
     fn success(&self) -> bool {
-        self.over() && self.game.seat0_won(self.returns)
+        self.over() && self.game.seat0_won(&self.returns)
     }
 
     fn random_action(&self, rng: &mut Rng) -> String {
@@ -336,6 +348,18 @@ impl<G: Game> ScriptedEnv for GameEnv<G> {
         }
         self.game.random_move(rng)
     }
+}
+
+/// Zero-sum returns from scores: the seats with the highest score share +1 and the others
+/// share −1 (a two-seat win is +1/−1); all equal is all 0.
+pub fn rank_returns(scores: &[f64]) -> Vec<f64> {
+    let top = scores.iter().cloned().fold(f64::MIN, f64::max);
+    let winners = scores.iter().filter(|&&s| s == top).count();
+    if winners == scores.len() {
+        return vec![0.0; scores.len()];
+    }
+    let losers = scores.len() - winners;
+    scores.iter().map(|&s| if s == top { 1.0 / winners as f64 } else { -1.0 / losers as f64 }).collect()
 }
 
 /// Append `n` in decimal to `out` without going through the formatting machinery.
@@ -356,6 +380,14 @@ pub(crate) fn push_num(out: &mut String, n: usize) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn rank_returns_share_the_win() {
+        assert_eq!(super::rank_returns(&[3.0, 1.0]), vec![1.0, -1.0]);
+        assert_eq!(super::rank_returns(&[2.0, 2.0]), vec![0.0, 0.0]);
+        assert_eq!(super::rank_returns(&[5.0, 5.0, 1.0, 0.0]), vec![0.5, 0.5, -0.5, -0.5]);
+        assert_eq!(super::rank_returns(&[1.0, 4.0, 0.0]), vec![-0.5, 1.0, -0.5]);
+    }
+
     #[test]
     fn push_num_writes_decimal() {
         let mut s = String::new();

@@ -158,8 +158,8 @@ impl<H: Hand> Game for Match<H> {
         push_num(out, pos);
     }
 
-    fn outcome(&self) -> [f64; 2] {
-        self.chips
+    fn outcome(&self) -> Vec<f64> {
+        self.chips.to_vec()
     }
 
     fn oracle(&self, rng: &mut Rng) -> String {

@@ -1,4 +1,8 @@
-//! Multi-agent games: two seats taking turns, each seeing only its own private information.
+//! Multi-agent games: two seats (or more) taking turns, each seeing only its own private
+//! information. Simultaneous moves (goofspiel, blotto, the prisoner's dilemma) are taken in
+//! turn as sealed moves: a seat sees that the others have moved, not what, until all are in.
+//! Perfect-information board games share [`board`] (their rules as a [`board::Board`], the
+//! alpha-beta opponent, grid coordinates); card games share [`cards`] and [`hands`].
 //!
 //! Every game implements [`Game`] and runs under the shared referee [`GameEnv`] (parsing,
 //! re-prompts after bad moves, forfeits; see [`engine`]). Levels mean different things per game
@@ -15,19 +19,45 @@
 //! | [`leduc_holdem`] | zero-sum chips | hand-strength rules |
 //! | [`nim`] | zero-sum ±1 | nim-sum perfect play |
 //! | [`negotiation`] | general-sum in [0, 1] | conceding threshold negotiator |
+//! | [`ultimate_tic_tac_toe`] | zero-sum ±1 / 0 | alpha-beta, depth 1–3 ([`board`]) |
+//! | [`gomoku`] | zero-sum ±1 / 0 | alpha-beta near stones, depth 1–2 |
+//! | [`othello`] | zero-sum ±1 / 0 | alpha-beta, positional + mobility, depth 1–3 |
+//! | [`hex`] | zero-sum ±1 | alpha-beta on connection distance, depth 1–2 |
+//! | [`dots_and_boxes`] | zero-sum ±1 / 0 | alpha-beta with extra turns, depth 1–2 |
+//! | [`go`] | zero-sum ±1 | one-ply area + atari search |
+//! | [`chess`] | zero-sum ±1 / 0 | alpha-beta, captures first, depth 1–3 |
+//! | [`goofspiel`] (2 or 4 seats) | zero-sum rank | rank matching, then simulations |
+//! | [`colonel_blotto`] | zero-sum ±1 / 0 | best response to uniform (+ history) |
+//! | [`prisoners_dilemma`] | general-sum payoff | sharpened tit-for-tat |
+//! | [`liars_dice`] (2 or 3 seats) | zero-sum, loser −1 | binomial bid probabilities |
+//! | [`limit_holdem`] | zero-sum chips | Monte Carlo equity thresholds |
 //!
 //! `oracle_success` in each entry is the oracle's measured win-or-draw rate as seat 0 against
 //! the uniformly random legal policy as seat 1 over 200 seeds per level, rounded down (see
 //! `tests/games.rs`, which re-measures it).
 
+pub mod board;
+pub mod cards;
+pub mod chess;
+pub mod colonel_blotto;
 pub mod connect_four;
+pub mod dots_and_boxes;
 pub mod engine;
+pub mod go;
+pub mod gomoku;
+pub mod goofspiel;
 pub mod hands;
+pub mod hex;
 pub mod kuhn_poker;
 pub mod leduc_holdem;
+pub mod liars_dice;
+pub mod limit_holdem;
 pub mod negotiation;
 pub mod nim;
+pub mod othello;
+pub mod prisoners_dilemma;
 pub mod tic_tac_toe;
+pub mod ultimate_tic_tac_toe;
 
 pub use engine::{Game, GameEnv, MoveError};
 
@@ -38,7 +68,7 @@ fn entry<G: Game>(oracle_success: [f64; 5]) -> EnvEntry {
     fn make<G: Game>() -> Box<dyn ScriptedEnv> {
         Box::new(GameEnv::<G>::new())
     }
-    EnvEntry { name: G::NAME, kind: EnvKind::Game, seats: 2, oracle_success, make: make::<G> }
+    EnvEntry { name: G::NAME, kind: EnvKind::Game, seats: G::SEATS, oracle_success, make: make::<G> }
 }
 
 /// The games of this module.
@@ -55,5 +85,19 @@ pub fn entries() -> Vec<EnvEntry> {
         // Seat 0 starts from a losing position (nim-sum 0) in some seeds.
         entry::<nim::Nim>([0.9, 0.99, 0.99, 0.99, 0.99]),
         entry::<tic_tac_toe::TicTacToe>([1.0; 5]),
+        entry::<dots_and_boxes::DotsAndBoxes>([0.5; 5]),
+        entry::<go::Go>([0.5; 5]),
+        entry::<gomoku::Gomoku>([0.5; 5]),
+        entry::<hex::Hex>([0.5; 5]),
+        entry::<othello::Othello>([0.5; 5]),
+        entry::<ultimate_tic_tac_toe::UltimateTicTacToe>([0.5; 5]),
+        entry::<colonel_blotto::ColonelBlotto>([0.3; 5]),
+        entry::<goofspiel::Goofspiel<2>>([0.3; 5]),
+        entry::<goofspiel::Goofspiel<4>>([0.3; 5]),
+        entry::<liars_dice::LiarsDice<2>>([0.3; 5]),
+        entry::<liars_dice::LiarsDice<3>>([0.3; 5]),
+        entry::<prisoners_dilemma::PrisonersDilemma>([0.3; 5]),
+        entry::<limit_holdem::LimitHoldem>([0.3; 5]),
+        entry::<chess::Chess>([0.3; 5]),
     ]
 }

@@ -186,13 +186,13 @@ impl Game for Negotiation {
         self.deal.is_none() && self.moves >= self.limit
     }
 
-    fn forfeit_returns(offender: usize) -> [f64; 2] {
-        let mut r = [0.5, 0.5];
+    fn forfeit_returns(offender: usize) -> Vec<f64> {
+        let mut r = vec![0.5, 0.5];
         r[offender] = 0.0;
         r
     }
 
-    fn seat0_won(&self, returns: [f64; 2]) -> bool {
+    fn seat0_won(&self, returns: &[f64]) -> bool {
         returns[0] > 0.0 && returns[0] >= returns[1]
     }
 
@@ -322,11 +322,11 @@ impl Game for Negotiation {
         push_num(out, seat);
     }
 
-    fn outcome(&self) -> [f64; 2] {
+    fn outcome(&self) -> Vec<f64> {
         let Some((p, keep)) = self.deal else {
-            return [0.0, 0.0];
+            return vec![0.0, 0.0];
         };
-        let mut r = [0.0; 2];
+        let mut r = vec![0.0; 2];
         r[p] = self.worth(p, keep) as f64 / TOTAL as f64;
         r[p ^ 1] = self.worth(p ^ 1, self.rest(keep)) as f64 / TOTAL as f64;
         r

@@ -155,11 +155,11 @@ impl Game for Nim {
         push_num(out, seat);
     }
 
-    fn outcome(&self) -> [f64; 2] {
+    fn outcome(&self) -> Vec<f64> {
         match self.winner {
-            Some(0) => [1.0, -1.0],
-            Some(_) => [-1.0, 1.0],
-            None => [0.0, 0.0],
+            Some(0) => vec![1.0, -1.0],
+            Some(_) => vec![-1.0, 1.0],
+            None => vec![0.0, 0.0],
         }
     }
 

@@ -230,11 +230,11 @@ impl Game for TicTacToe {
         out.push(if seat == 0 { 'x' } else { 'o' });
     }
 
-    fn outcome(&self) -> [f64; 2] {
+    fn outcome(&self) -> Vec<f64> {
         match self.won {
-            1 => [1.0, -1.0],
-            2 => [-1.0, 1.0],
-            _ => [0.0, 0.0],
+            1 => vec![1.0, -1.0],
+            2 => vec![-1.0, 1.0],
+            _ => vec![0.0, 0.0],
         }
     }
 

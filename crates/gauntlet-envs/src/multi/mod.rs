@@ -31,6 +31,12 @@ pub mod tool_calc;
 pub mod twenty_questions;
 pub mod wordle;
 
+// Worlds on the shared shell (issue 16).
+pub mod bandit;
+pub mod blackjack;
+mod shell;
+pub mod sql_query;
+
 /// The multi-turn environments of this module.
 pub fn entries() -> Vec<EnvEntry> {
     vec![
@@ -52,5 +58,8 @@ pub fn entries() -> Vec<EnvEntry> {
         single("minesweeper_play", [0.82, 0.9, 0.88, 0.78, 0.83], || {
             Box::new(minesweeper_play::MinesweeperPlay::default())
         }),
+        shell::entry::<sql_query::SqlQuery>(),
+        shell::entry::<bandit::Bandit>(),
+        shell::entry::<blackjack::Blackjack>(),
     ]
 }

@@ -88,3 +88,18 @@ fn bandit_levels() {
 fn blackjack_levels() {
     bar("blackjack");
 }
+
+#[test]
+fn hanoi_play_levels() {
+    bar("hanoi_play");
+}
+
+#[test]
+fn water_jugs_play_levels() {
+    bar("water_jugs_play");
+}
+
+#[test]
+fn pancakes_play_levels() {
+    bar("pancakes_play");
+}

@@ -34,8 +34,11 @@ pub mod wordle;
 // Worlds on the shared shell (issue 16).
 pub mod bandit;
 pub mod blackjack;
+pub mod hanoi_play;
+pub mod pancakes_play;
 mod shell;
 pub mod sql_query;
+pub mod water_jugs_play;
 
 /// The multi-turn environments of this module.
 pub fn entries() -> Vec<EnvEntry> {
@@ -61,5 +64,8 @@ pub fn entries() -> Vec<EnvEntry> {
         shell::entry::<sql_query::SqlQuery>(),
         shell::entry::<bandit::Bandit>(),
         shell::entry::<blackjack::Blackjack>(),
+        shell::entry::<hanoi_play::HanoiPlay>(),
+        shell::entry::<water_jugs_play::WaterJugsPlay>(),
+        shell::entry::<pancakes_play::PancakesPlay>(),
     ]
 }

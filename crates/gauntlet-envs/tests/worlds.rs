@@ -103,3 +103,8 @@ fn water_jugs_play_levels() {
 fn pancakes_play_levels() {
     bar("pancakes_play");
 }
+
+#[test]
+fn babyai_levels() {
+    bar("babyai");
+}

@@ -32,6 +32,7 @@ pub mod twenty_questions;
 pub mod wordle;
 
 // Worlds on the shared shell (issue 16).
+pub mod babyai;
 pub mod bandit;
 pub mod blackjack;
 pub mod hanoi_play;
@@ -64,6 +65,7 @@ pub fn entries() -> Vec<EnvEntry> {
         shell::entry::<sql_query::SqlQuery>(),
         shell::entry::<bandit::Bandit>(),
         shell::entry::<blackjack::Blackjack>(),
+        shell::entry::<babyai::BabyAi>(),
         shell::entry::<hanoi_play::HanoiPlay>(),
         shell::entry::<water_jugs_play::WaterJugsPlay>(),
         shell::entry::<pancakes_play::PancakesPlay>(),

@@ -108,3 +108,8 @@ fn pancakes_play_levels() {
 fn babyai_levels() {
     bar("babyai");
 }
+
+#[test]
+fn text_adventure_levels() {
+    bar("text_adventure");
+}

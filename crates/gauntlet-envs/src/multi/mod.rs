@@ -39,6 +39,7 @@ pub mod hanoi_play;
 pub mod pancakes_play;
 mod shell;
 pub mod sql_query;
+pub mod text_adventure;
 pub mod water_jugs_play;
 
 /// The multi-turn environments of this module.
@@ -66,6 +67,7 @@ pub fn entries() -> Vec<EnvEntry> {
         shell::entry::<bandit::Bandit>(),
         shell::entry::<blackjack::Blackjack>(),
         shell::entry::<babyai::BabyAi>(),
+        shell::entry::<text_adventure::TextAdventure>(),
         shell::entry::<hanoi_play::HanoiPlay>(),
         shell::entry::<water_jugs_play::WaterJugsPlay>(),
         shell::entry::<pancakes_play::PancakesPlay>(),

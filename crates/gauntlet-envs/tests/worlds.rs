@@ -113,3 +113,18 @@ fn babyai_levels() {
 fn text_adventure_levels() {
     bar("text_adventure");
 }
+
+#[test]
+fn baba_levels() {
+    bar("baba");
+}
+
+#[test]
+fn sliding_puzzle_play_levels() {
+    bar("sliding_puzzle_play");
+}
+
+#[test]
+fn snake_levels() {
+    bar("snake");
+}

@@ -32,12 +32,15 @@ pub mod twenty_questions;
 pub mod wordle;
 
 // Worlds on the shared shell (issue 16).
+pub mod baba;
 pub mod babyai;
 pub mod bandit;
 pub mod blackjack;
 pub mod hanoi_play;
 pub mod pancakes_play;
 mod shell;
+pub mod sliding_puzzle_play;
+pub mod snake;
 pub mod sql_query;
 pub mod text_adventure;
 pub mod water_jugs_play;
@@ -68,6 +71,9 @@ pub fn entries() -> Vec<EnvEntry> {
         shell::entry::<blackjack::Blackjack>(),
         shell::entry::<babyai::BabyAi>(),
         shell::entry::<text_adventure::TextAdventure>(),
+        shell::entry::<baba::Baba>(),
+        shell::entry::<sliding_puzzle_play::SlidingPuzzlePlay>(),
+        shell::entry::<snake::Snake>(),
         shell::entry::<hanoi_play::HanoiPlay>(),
         shell::entry::<water_jugs_play::WaterJugsPlay>(),
         shell::entry::<pancakes_play::PancakesPlay>(),

@@ -158,7 +158,9 @@ impl TextAdventure {
         if let Some(f) = self.fixtures.iter().find(|f| f.room == self.here && f.container && !f.open) {
             return format!("open {}", f.name);
         }
-        let unexplored = |r: usize| !self.visited[r] || self.fixtures.iter().any(|f| f.room == r && f.container && !f.open);
+        let unexplored = |r: usize| {
+            !self.visited[r] || self.fixtures.iter().any(|f| f.room == r && f.container && !f.open)
+        };
         match self.route(unexplored) {
             Some(d) => format!("go {}", DIRS[d]),
             None => self.through_door(),
@@ -212,7 +214,9 @@ impl TextAdventure {
         match (v, rest) {
             ("go", d) | (d, "") if dir(d).is_some() => {
                 let d = dir(d).unwrap_or(0);
-                let Some(t) = self.exits[self.here][d] else { return Err(format!("There is no exit {}.", DIRS[d])) };
+                let Some(t) = self.exits[self.here][d] else {
+                    return Err(format!("There is no exit {}.", DIRS[d]));
+                };
                 if self.blocked(self.here, d) {
                     return Err(format!("The door {} is locked.", DIRS[d]));
                 }
@@ -221,7 +225,9 @@ impl TextAdventure {
                 Ok(format!("You go {} to the {}.", DIRS[d], self.rooms[t]))
             }
             ("open", name) => {
-                let f = self.fixture_here(name, true).ok_or_else(|| format!("There is no {name} to open here."))?;
+                let f = self
+                    .fixture_here(name, true)
+                    .ok_or_else(|| format!("There is no {name} to open here."))?;
                 if self.fixtures[f].open {
                     return Err(format!("The {name} is already open."));
                 }
@@ -229,7 +235,9 @@ impl TextAdventure {
                 Ok(format!("You open the {name}."))
             }
             ("take", name) => {
-                let i = self.item_named(name).filter(|&i| self.items[i].1 != Place::Inv && self.visible(self.items[i].1));
+                let i = self
+                    .item_named(name)
+                    .filter(|&i| self.items[i].1 != Place::Inv && self.visible(self.items[i].1));
                 let i = i.ok_or_else(|| format!("You see no {name} here."))?;
                 self.items[i].1 = Place::Inv;
                 Ok(format!("You take the {name}."))
@@ -241,7 +249,9 @@ impl TextAdventure {
                 Ok(format!("You drop the {name}."))
             }
             ("put", args) => {
-                let Some((item, sup)) = args.split_once(" on ") else { return Err("Say `put <item> on <supporter>`.".into()) };
+                let Some((item, sup)) = args.split_once(" on ") else {
+                    return Err("Say `put <item> on <supporter>`.".into());
+                };
                 let i = self.item_named(item).filter(|&i| self.items[i].1 == Place::Inv);
                 let i = i.ok_or_else(|| format!("You do not carry a {item}."))?;
                 let f = self.fixture_here(sup, false).ok_or_else(|| format!("There is no {sup} here."))?;
@@ -304,10 +314,16 @@ impl TextAdventure {
             fixtures.push(Fixture { name: SUPPORTERS[s], room: rng.index(n), container: false, open: false });
         }
         for &c in &con {
-            fixtures.push(Fixture { name: CONTAINERS[c], room: near[rng.index(near.len())], container: true, open: false });
+            fixtures.push(Fixture {
+                name: CONTAINERS[c],
+                room: near[rng.index(near.len())],
+                container: true,
+                open: false,
+            });
         }
         let its = rng.sample_indices(ITEMS.len(), 4);
-        let mut items: Vec<(&'static str, Place)> = its.iter().map(|&i| (ITEMS[i], Place::Floor(rng.index(n)))).collect();
+        let mut items: Vec<(&'static str, Place)> =
+            its.iter().map(|&i| (ITEMS[i], Place::Floor(rng.index(n)))).collect();
         let containers: Vec<usize> = (0..fixtures.len()).filter(|&f| fixtures[f].container).collect();
         if level >= 3 {
             items[0].1 = Place::In(containers[rng.index(containers.len())]);
@@ -385,10 +401,18 @@ impl World for TextAdventure {
     fn render(&self) -> String {
         let exits: Vec<String> = (0..4)
             .filter(|&d| self.exits[self.here][d].is_some())
-            .map(|d| if self.blocked(self.here, d) { format!("{} (locked door)", DIRS[d]) } else { DIRS[d].to_string() })
+            .map(|d| {
+                if self.blocked(self.here, d) {
+                    format!("{} (locked door)", DIRS[d])
+                } else {
+                    DIRS[d].to_string()
+                }
+            })
             .collect();
-        let mut lines = vec![format!("You are in the {}. Exits: {}.", self.rooms[self.here], exits.join(", "))];
-        let floor: Vec<&str> = self.items.iter().filter(|it| it.1 == Place::Floor(self.here)).map(|it| it.0).collect();
+        let mut lines =
+            vec![format!("You are in the {}. Exits: {}.", self.rooms[self.here], exits.join(", "))];
+        let floor: Vec<&str> =
+            self.items.iter().filter(|it| it.1 == Place::Floor(self.here)).map(|it| it.0).collect();
         if !floor.is_empty() {
             lines.push(format!("On the floor: {}.", floor.join(", ")));
         }

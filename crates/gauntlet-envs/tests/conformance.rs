@@ -28,7 +28,9 @@ const RANDOM_CLOSE: &[(&str, u8)] = &[("blackjack", 1), ("blackjack", 2)];
 /// - `maze_explore`: under fog of war the first view is the 3×3 window around the agent (radius 1
 ///   from level 3) plus its position and the compass hint, so ~20% of starts look alike; the
 ///   hidden mazes differ.
-const FEW_STARTS: &[&str] = &["game_2048", "maze_explore"];
+/// - `word_ladder_play`: start and target come from the 549-word dictionary it checks against, in
+///   which only a few hundred ordered pairs lie 3–4 steps apart, so 100 seeds repeat some.
+const FEW_STARTS: &[&str] = &["game_2048", "maze_explore", "word_ladder_play"];
 
 /// Entries whose first observation hides what the seed chose (the secret number, word or code,
 /// the opponent's cards) or shows only a small part of it (a few opening moves, one private
@@ -36,9 +38,11 @@ const FEW_STARTS: &[&str] = &["game_2048", "maze_explore"];
 /// the same seed gives the same episode.
 /// `sql_query` hides its database: the first observation is the schema and a question drawn
 /// from a few templates; `bandit` hides its arm probabilities; `blackjack` shows two cards and an
-/// up card.
+/// up card; `battleship_play` starts from an empty sea, `memory_match` from face-down cards.
 const HIDDEN_STARTS: &[&str] = &[
     "bandit",
+    "battleship_play",
+    "memory_match",
     "blackjack",
     "sql_query",
     "guess_number",

@@ -128,3 +128,28 @@ fn sliding_puzzle_play_levels() {
 fn snake_levels() {
     bar("snake");
 }
+
+#[test]
+fn word_ladder_play_levels() {
+    bar("word_ladder_play");
+}
+
+#[test]
+fn battleship_play_levels() {
+    bar("battleship_play");
+}
+
+#[test]
+fn rush_hour_play_levels() {
+    bar("rush_hour_play");
+}
+
+#[test]
+fn flood_it_play_levels() {
+    bar("flood_it_play");
+}
+
+#[test]
+fn memory_match_levels() {
+    bar("memory_match");
+}

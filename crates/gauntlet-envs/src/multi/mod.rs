@@ -31,6 +31,25 @@ pub mod tool_calc;
 pub mod twenty_questions;
 pub mod wordle;
 
+// Worlds on the shared shell (issue 16).
+pub mod baba;
+pub mod babyai;
+pub mod bandit;
+pub mod battleship_play;
+pub mod blackjack;
+pub mod flood_it_play;
+pub mod hanoi_play;
+pub mod memory_match;
+pub mod pancakes_play;
+pub mod rush_hour_play;
+mod shell;
+pub mod sliding_puzzle_play;
+pub mod snake;
+pub mod sql_query;
+pub mod text_adventure;
+pub mod water_jugs_play;
+pub mod word_ladder_play;
+
 /// The multi-turn environments of this module.
 pub fn entries() -> Vec<EnvEntry> {
     vec![
@@ -52,5 +71,21 @@ pub fn entries() -> Vec<EnvEntry> {
         single("minesweeper_play", [0.82, 0.9, 0.88, 0.78, 0.83], || {
             Box::new(minesweeper_play::MinesweeperPlay::default())
         }),
+        shell::entry::<sql_query::SqlQuery>(),
+        shell::entry::<bandit::Bandit>(),
+        shell::entry::<blackjack::Blackjack>(),
+        shell::entry::<babyai::BabyAi>(),
+        shell::entry::<text_adventure::TextAdventure>(),
+        shell::entry::<baba::Baba>(),
+        shell::entry::<sliding_puzzle_play::SlidingPuzzlePlay>(),
+        shell::entry::<snake::Snake>(),
+        shell::entry::<word_ladder_play::WordLadderPlay>(),
+        shell::entry::<battleship_play::BattleshipPlay>(),
+        shell::entry::<rush_hour_play::RushHourPlay>(),
+        shell::entry::<flood_it_play::FloodItPlay>(),
+        shell::entry::<memory_match::MemoryMatch>(),
+        shell::entry::<hanoi_play::HanoiPlay>(),
+        shell::entry::<water_jugs_play::WaterJugsPlay>(),
+        shell::entry::<pancakes_play::PancakesPlay>(),
     ]
 }

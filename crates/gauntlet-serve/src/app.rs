@@ -158,7 +158,7 @@ pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-async fn auth(State(st): State<AppState>, req: Request, next: Next) -> Response<Body> {
+pub(crate) async fn auth(State(st): State<AppState>, req: Request, next: Next) -> Response<Body> {
     if let Some(token) = st.config.token.as_deref() {
         let given = req.headers().get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
         let ok = given
@@ -239,6 +239,7 @@ pub fn router_with_envs(config: EnvServerConfig, extra: Vec<EnvEntry>) -> Router
     Router::new()
         .route("/health", get(health))
         .merge(v1)
+        .merge(crate::openenv::routes(state.clone()))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(config.max_body_bytes))

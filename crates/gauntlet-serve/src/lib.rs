@@ -19,6 +19,7 @@
 //! | `GET /v1/sessions/{id}` | the observation of the seat to act, or of `?seat=N` |
 //! | `POST /v1/sessions/{id}/act` | `{response, seat?}` → feedback, next observation, returns |
 //! | `DELETE /v1/sessions/{id}` | end an episode |
+//! | `/openenv/{name}/...` | every task, environment and game as an OpenEnv environment ([`openenv`]) |
 //!
 //! Every error is `{"error": {"message", "type", "code"}}` with a 4xx/5xx status
 //! ([`ApiError`]): malformed JSON and wrong field types 400, a missing or wrong bearer token 401,
@@ -77,6 +78,7 @@ pub mod catalog;
 mod config;
 mod error;
 pub mod generate;
+pub mod openenv;
 pub mod policy;
 mod server;
 pub mod session_api;

@@ -97,6 +97,17 @@ impl Drop for Slot<'_> {
     }
 }
 
+/// A place in the store held by a session that lives outside the map (an OpenEnv WebSocket
+/// connection owns its episode); dropping it gives the place back.
+pub struct Lease(Arc<SessionStore>);
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        self.0.live.fetch_sub(1, Ordering::AcqRel);
+        self.0.stats.deleted.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
 fn mix(mut z: u64) -> u64 {
     // splitmix64's finaliser: a bijection on u64.
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -198,6 +209,21 @@ impl SessionStore {
                 self.max
             ),
         ))
+    }
+
+    /// Hold a place for a session kept outside the map (counted in [`SessionStore::len`] and
+    /// against the capacity until the [`Lease`] is dropped); 503 `too_many_sessions` when full.
+    pub fn lease(self: &Arc<Self>) -> ApiResult<Lease> {
+        let mut slot = self.reserve()?;
+        slot.used = true;
+        drop(slot);
+        self.stats.created.fetch_add(1, Ordering::Relaxed);
+        Ok(Lease(self.clone()))
+    }
+
+    /// A fresh seed for an episode whose client gave none (distinct within the process).
+    pub fn fresh_seed(&self) -> u64 {
+        mix(self.counter.fetch_add(1, Ordering::Relaxed) ^ self.salt.rotate_left(17))
     }
 
     /// Store a session in a reserved slot; returns its id and entry.

@@ -8,6 +8,7 @@ mod errors;
 mod games;
 mod limits;
 mod load;
+mod openenv;
 mod policy;
 mod policy_client;
 mod util;

@@ -437,7 +437,16 @@ impl World for SqlQuery {
         match v.as_str() {
             "sql" if !rest.is_empty() => {
                 let result = self.run(rest).unwrap_or_else(|e| e);
-                let msg = format!("> {rest}\n{result}");
+                // The result itself is listed under Results in the observation.
+                let first = result.lines().next().unwrap_or("");
+                let msg = if first.starts_with("Refused")
+                    || first.starts_with("SQL error")
+                    || first.starts_with("Stopped")
+                {
+                    format!("Query {} failed: {first}", self.log.len() + 1)
+                } else {
+                    format!("Query {} ran; its result is under Results.", self.log.len() + 1)
+                };
                 self.log.push((rest.to_string(), result));
                 Step::Done(Outcome::Continue, msg)
             }

@@ -170,6 +170,7 @@ pub fn consistent(n: usize, rels: &[(usize, usize, u8)]) -> bool {
 }
 
 /// The relations of `a` to `b` consistent with the facts.
+#[cfg(test)]
 fn possible(n: usize, facts: &[(usize, usize, u8)], a: usize, b: usize) -> Vec<u8> {
     possible_upto(n, facts, a, b, 13)
 }

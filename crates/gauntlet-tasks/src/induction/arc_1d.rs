@@ -215,6 +215,10 @@ fn consistent_outputs(inputs: &[Vec<u8>], outputs: &[Vec<u8>], depth: usize) -> 
                 if out[..k] == *outputs {
                     if let Some(t) = out.get(k).filter(|t| !res.contains(t)) {
                         res.push(t.clone());
+                        if res.len() > 1 {
+                            // Two different answers: not unique, no need to look further.
+                            return res;
+                        }
                     }
                 }
                 seen.insert(out.clone());
@@ -318,8 +322,8 @@ impl Task for Arc1d {
              of one colour to another colour; swap two colours; move all coloured cells, in order, to the \
              left end or to the right end; fill the empty cells between two consecutive coloured cells of \
              the same colour with that colour; let every coloured cell spread right (or left) over empty \
-             cells until the next coloured cell; delete the coloured runs of length 1; empty the inside of \
-             every run of length 3 or more. Every transformation of this kind that fits the examples gives \
+             cells until the next coloured cell; delete the runs of length 1; empty the inside of every run \
+             of length 3 or more (a run is a maximal block of adjacent cells of one colour). Every transformation of this kind that fits the examples gives \
              the same output on the new row.\n\n"
         );
         if well_formed(p) {

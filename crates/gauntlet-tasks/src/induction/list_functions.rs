@@ -141,7 +141,7 @@ pub struct ListFunctionsProblem {
 fn consistent_outputs(examples: &[(Vec<i64>, Vec<i64>)], test: &[i64], depth: usize) -> Vec<Vec<i64>> {
     let cat = catalogue();
     let mut outs: Vec<Vec<i64>> = Vec::new();
-    let mut check = |prog: &[Op]| {
+    let check = |prog: &[Op], outs: &mut Vec<Vec<i64>>| {
         if examples.iter().all(|(i, o)| run(prog, i) == *o) {
             let y = run(prog, test);
             if !outs.contains(&y) {
@@ -150,11 +150,15 @@ fn consistent_outputs(examples: &[(Vec<i64>, Vec<i64>)], test: &[i64], depth: us
         }
     };
     for &a in &cat {
-        check(&[a]);
+        check(&[a], &mut outs);
         if depth >= 2 {
             for &b in &cat {
-                check(&[a, b]);
+                check(&[a, b], &mut outs);
             }
+        }
+        if outs.len() > 1 {
+            // Two different answers: not unique, no need to look further.
+            break;
         }
     }
     outs

@@ -157,6 +157,10 @@ fn consistent_outputs(inputs: &[Vec<u8>], outputs: &[Vec<u8>]) -> Vec<Vec<u8>> {
                 if out[..k] == *outputs {
                     if let Some(t) = out.get(k).filter(|t| !res.contains(t)) {
                         res.push(t.clone());
+                        if res.len() > 1 {
+                            // Two different answers: not unique, no need to look further.
+                            return res;
+                        }
                     }
                 }
                 seen.insert(out.clone());

@@ -1,6 +1,7 @@
 //! The `logic` category: deduction puzzles (Knights and Knaves, Zebra, SAT, propositional and
 //! first-order entailment, syllogisms, circuits, Dyck words, kinship, interval relations).
 
+pub mod belief_tracking;
 pub mod boolean_expressions;
 pub mod circuit_logic;
 pub mod claim;
@@ -39,6 +40,7 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(kinship::Kinship),
         Arc::new(fol_entailment::FolEntailment),
         Arc::new(self_reference::SelfReference),
+        Arc::new(belief_tracking::BeliefTracking),
     ]
 }
 

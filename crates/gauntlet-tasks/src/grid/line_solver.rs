@@ -50,47 +50,58 @@ impl Lines {
         }
     }
 
-    /// Propagate to a fixpoint; `false` on a contradiction.
-    fn propagate(&self, st: &mut State) -> bool {
-        let lines = self.height() + self.width();
-        loop {
-            let mut changed = false;
-            for line in 0..lines {
-                let len = if line < self.height() { self.width() } else { self.height() };
-                let mut active = std::mem::take(&mut st.active[line]);
-                active.retain(|&k| {
-                    self.pattern(line, k)
-                        .iter()
-                        .enumerate()
-                        .all(|(i, &v)| st.cells[self.cell(line, i)] >> v & 1 == 1)
-                });
-                if active.is_empty() {
-                    return false;
-                }
-                let mut union = vec![0u16; len];
-                for &k in &active {
-                    for (i, &v) in self.pattern(line, k).iter().enumerate() {
-                        union[i] |= 1 << v;
-                    }
-                }
-                st.active[line] = active;
-                for (i, &u) in union.iter().enumerate() {
-                    let c = self.cell(line, i);
-                    let new = st.cells[c] & u;
-                    if new != st.cells[c] {
-                        st.cells[c] = new;
-                        changed = true;
-                    }
+    /// Propagate to a fixpoint from the lines in `queue` (only lines whose cells changed are
+    /// revisited); `false` on a contradiction.
+    fn propagate(&self, st: &mut State, mut queue: Vec<usize>) -> bool {
+        let (h, w) = (self.height(), self.width());
+        let mut queued = vec![false; h + w];
+        queue.iter().for_each(|&l| queued[l] = true);
+        let mut union = [0u16; 64];
+        while let Some(line) = queue.pop() {
+            queued[line] = false;
+            let len = if line < h { w } else { h };
+            let mut active = std::mem::take(&mut st.active[line]);
+            active.retain(|&k| {
+                self.pattern(line, k)
+                    .iter()
+                    .enumerate()
+                    .all(|(i, &v)| st.cells[self.cell(line, i)] >> v & 1 == 1)
+            });
+            if active.is_empty() {
+                return false;
+            }
+            union[..len].iter_mut().for_each(|u| *u = 0);
+            for &k in &active {
+                for (i, &v) in self.pattern(line, k).iter().enumerate() {
+                    union[i] |= 1 << v;
                 }
             }
-            if !changed {
-                return true;
+            st.active[line] = active;
+            for (i, &u) in union[..len].iter().enumerate() {
+                let c = self.cell(line, i);
+                let new = st.cells[c] & u;
+                if new != st.cells[c] {
+                    st.cells[c] = new;
+                    let cross = if line < h { h + i } else { i };
+                    if !queued[cross] {
+                        queued[cross] = true;
+                        queue.push(cross);
+                    }
+                }
             }
         }
+        true
     }
 
-    fn search(&self, mut st: State, limit: usize, found: &mut usize, first: &mut Option<Vec<Vec<u8>>>) {
-        if *found >= limit || !self.propagate(&mut st) {
+    fn search(
+        &self,
+        mut st: State,
+        queue: Vec<usize>,
+        limit: usize,
+        found: &mut usize,
+        first: &mut Option<Vec<Vec<u8>>>,
+    ) {
+        if *found >= limit || !self.propagate(&mut st, queue) {
             return;
         }
         let open =
@@ -109,7 +120,7 @@ impl Lines {
         for &k in &st.active[line].clone() {
             let mut next = st.clone();
             next.active[line] = vec![k];
-            self.search(next, limit, found, first);
+            self.search(next, vec![line], limit, found, first);
             if *found >= limit {
                 return;
             }
@@ -123,7 +134,10 @@ pub fn count(lines: &Lines, limit: usize) -> (usize, Option<Vec<Vec<u8>>>) {
     let active = lines.rows.iter().chain(&lines.cols).map(|ps| (0..ps.len() as u32).collect()).collect();
     let st = State { cells: vec![u16::MAX; h * w], active };
     let (mut found, mut first) = (0, None);
-    lines.search(st, limit, &mut found, &mut first);
+    if h + w > 64 || h > 64 || w > 64 {
+        return (0, None);
+    }
+    lines.search(st, (0..h + w).collect(), limit, &mut found, &mut first);
     (found, first)
 }
 

@@ -3,8 +3,8 @@
 //!
 //! **Generates** a random Latin square (the line solver's first solution with shuffled
 //! candidates), computes all `4n` visibility clues (redrawing the square until they admit only one
-//! solution), and from level 2 removes clues in random order
-//! while the puzzle keeps exactly one solution. Uniqueness is proven by the shared line solver
+//! solution), and from level 2 removes clues in random order (only four at level 3) while the
+//! puzzle keeps exactly one solution. Uniqueness is proven by the shared line solver
 //! ([`line_solver`](super::line_solver)), which counts solutions up to 2: every row and column
 //! is one of the permutations of `1..n` that satisfy its two clues.
 //!
@@ -20,8 +20,8 @@
 //! |---|---|---|
 //! | 1 | 4×4 | all 16 |
 //! | 2 | 4×4 | minimal (no clue can be removed) |
-//! | 3 | 5×5 | minimal |
-//! | 4 | 6×6 | about half removed |
+//! | 3 | 5×5 | 16 of 20 |
+//! | 4 | 5×5 | minimal |
 //! | 5 | 6×6 | minimal |
 //!
 //! **Example**: the 3×3 row `1 3 2` seen from the left shows 2 buildings (1 and 3), from the
@@ -82,7 +82,14 @@ fn clues_of(g: &[Vec<u8>]) -> [Vec<u8>; 4] {
     ]
 }
 
+/// Every permutation of `1..=n` (cached for the sizes used).
 fn permutations(n: usize) -> Vec<Vec<u8>> {
+    static CACHE: std::sync::OnceLock<Vec<Vec<Vec<u8>>>> = std::sync::OnceLock::new();
+    let cache = CACHE.get_or_init(|| (0..=7).map(all_permutations).collect());
+    cache.get(n).cloned().unwrap_or_else(|| all_permutations(n))
+}
+
+fn all_permutations(n: usize) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     let mut cur: Vec<u8> = (1..=n as u8).collect();
     permute(&mut cur, 0, &mut out);
@@ -132,6 +139,18 @@ fn latin(rng: &mut Rng, n: usize) -> Vec<Vec<u8>> {
     line_solver::count(&lines, 1).1.unwrap_or_default()
 }
 
+/// Clue number `s` in the order top, bottom, left, right.
+fn clue_mut(p: &mut SkyscraperProblem, s: usize) -> &mut u8 {
+    let n = p.n;
+    let list = match s / n {
+        0 => &mut p.top,
+        1 => &mut p.bottom,
+        2 => &mut p.left,
+        _ => &mut p.right,
+    };
+    &mut list[s % n]
+}
+
 fn well_formed(p: &SkyscraperProblem) -> bool {
     let n = p.n;
     (2..=7).contains(&n)
@@ -152,8 +171,8 @@ impl Task for Skyscraper {
             levels: [
                 "4x4, all clues",
                 "4x4, minimal clues",
+                "5x5, 16 of 20 clues",
                 "5x5, minimal clues",
-                "6x6, about half the clues",
                 "6x6, minimal clues",
             ],
             answer_format:
@@ -162,7 +181,7 @@ impl Task for Skyscraper {
     }
 
     fn sample(&self, rng: &mut Rng, d: Difficulty) -> SkyscraperProblem {
-        let n = d.pick([4usize, 4, 5, 6, 6]);
+        let n = d.pick([4usize, 4, 5, 5, 6]);
         let mut p = loop {
             let [top, bottom, left, right] = clues_of(&latin(rng, n));
             let p = SkyscraperProblem { n, top, bottom, left, right };
@@ -173,32 +192,20 @@ impl Task for Skyscraper {
         if d.level() == 1 {
             return p;
         }
+        // Remove clues in random order while the solution stays unique (at level 3, only four).
+        let budget = if d.level() == 3 { 4 } else { 4 * n };
         let mut slots: Vec<usize> = (0..4 * n).collect();
         rng.shuffle(&mut slots);
-        let keep_half = d.level() == 4;
         let mut removed = 0;
         for s in slots {
-            if keep_half && removed * 2 >= 4 * n {
+            if removed == budget {
                 break;
             }
-            let side = s / n;
-            let list = match side {
-                0 => &mut p.top,
-                1 => &mut p.bottom,
-                2 => &mut p.left,
-                _ => &mut p.right,
-            };
-            let old = std::mem::replace(&mut list[s % n], 0);
-            if count(&p, 2) == 1 {
-                removed += 1;
-            } else {
-                let list = match side {
-                    0 => &mut p.top,
-                    1 => &mut p.bottom,
-                    2 => &mut p.left,
-                    _ => &mut p.right,
-                };
-                list[s % n] = old;
+            removed += 1;
+            let old = std::mem::replace(clue_mut(&mut p, s), 0);
+            if count(&p, 2) != 1 {
+                *clue_mut(&mut p, s) = old;
+                removed -= 1;
             }
         }
         p

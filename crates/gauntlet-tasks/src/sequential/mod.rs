@@ -1,6 +1,7 @@
 //! The `sequential` category: planning problems whose answer is a sequence of moves or operations,
 //! verified by simulating it (so every valid plan is accepted).
 
+pub mod blocksworld;
 pub mod hanoi;
 pub mod moves;
 pub mod sliding_puzzle;
@@ -20,5 +21,6 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(sokoban::Sokoban),
         Arc::new(stack_permutation::StackPermutation),
         Arc::new(water_jugs::WaterJugs),
+        Arc::new(blocksworld::Blocksworld),
     ]
 }

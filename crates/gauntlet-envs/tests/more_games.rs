@@ -1,8 +1,9 @@
 //! The games of issue 16 against random play, with seats alternated: the top level's opponent
 //! beats random, lower levels are weaker; sealed moves and hidden dice stay private.
 //!
-//! `measure_win_rates` (ignored) prints the per-level rates over 200 games each:
-//! `cargo test --release -p gauntlet-envs --test more_games -- --ignored --nocapture`.
+//! `measure_win_rates` and `measure_speed` (ignored) print the per-level rates over 200 games
+//! each and the steps/s: `cargo test --release -p gauntlet-envs --test more_games -- --ignored
+//! --nocapture` (`GAUNTLET_GAMES=hex,go` measures only those).
 
 use gauntlet_core::{AgentId, Difficulty, Rng};
 use gauntlet_envs::{make, ScriptedEnv};
@@ -70,10 +71,15 @@ fn top_level_opponent_beats_random_from_every_seat() {
     }
 }
 
+/// The games to measure: `GAUNTLET_GAMES` (comma-separated names) or all of [`GAMES`].
+fn measured(name: &str) -> bool {
+    std::env::var("GAUNTLET_GAMES").map_or(true, |list| list.split(',').any(|n| n == name))
+}
+
 #[test]
 #[ignore = "prints win rates per level over 200 games with seats alternated; run in release"]
 fn measure_win_rates() {
-    for &(name, _, _) in GAMES {
+    for &(name, _, _) in GAMES.iter().filter(|g| measured(g.0)) {
         let seats = make(name).unwrap().spec().seats as u64;
         let rates: Vec<String> = (1..=5).map(|l| format!("{:.2}", win_rate(name, l, 200 / seats))).collect();
         println!("{name}: {}", rates.join(" "));
@@ -144,6 +150,7 @@ fn multi_seat_games_rotate_every_seat_and_sum_to_zero() {
 #[ignore = "prints steps/s of the issue-16 games (the `gauntlet bench --envs` measurement); run in release"]
 fn measure_speed() {
     use gauntlet_envs::bench::{bench_envs, markdown, EnvBenchOptions};
-    let rows = bench_envs(&EnvBenchOptions::default(), |name| GAMES.iter().any(|g| g.0 == name));
+    let rows =
+        bench_envs(&EnvBenchOptions::default(), |name| GAMES.iter().any(|g| g.0 == name) && measured(name));
     println!("{}", markdown(&rows));
 }

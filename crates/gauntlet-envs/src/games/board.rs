@@ -45,6 +45,9 @@ pub trait Board: Clone + Send + Sync + 'static {
     const DESCRIPTION: &'static str;
     /// The rules in two or three lines.
     const RULES: &'static str;
+    /// Written instead of the list of legal moves in observations, where every empty cell is
+    /// legal (the list would repeat the board); `None` lists the moves.
+    const LEGAL_HINT: Option<&'static str> = None;
     /// The opponent's strength per level (1..=5).
     const STRENGTH: [Strength; 5];
     /// Plies after which the game stops and [`Board::winner`] is read as it stands
@@ -95,6 +98,8 @@ pub struct BoardGame<B> {
     board: B,
     strength: Strength,
     plies: u32,
+    /// The legal moves of the position (empty once the game is over), computed once per move.
+    legal: Vec<u16>,
 }
 
 impl<B: Board> BoardGame<B> {
@@ -107,12 +112,15 @@ impl<B: Board> BoardGame<B> {
         self.plies >= B::MAX_PLIES
     }
 
-    fn legal_codes(&self) -> Vec<u16> {
-        let mut v = Vec::with_capacity(64);
+    fn legal_codes(&self) -> &[u16] {
+        &self.legal
+    }
+
+    fn refresh(&mut self) {
+        self.legal.clear();
         if self.to_move().is_some() {
-            self.board.moves(&mut v);
+            self.board.moves(&mut self.legal);
         }
-        v
     }
 }
 
@@ -182,7 +190,14 @@ impl<B: Board> Game for BoardGame<B> {
     const ZERO_SUM: bool = true;
 
     fn deal(level: Difficulty, rng: &mut Rng) -> Self {
-        BoardGame { board: B::new(level, rng), strength: level.pick(B::STRENGTH), plies: 0 }
+        let mut g = BoardGame {
+            board: B::new(level, rng),
+            strength: level.pick(B::STRENGTH),
+            plies: 0,
+            legal: Vec::new(),
+        };
+        g.refresh();
+        g
     }
 
     fn to_move(&self) -> Option<usize> {
@@ -202,11 +217,12 @@ impl<B: Board> Game for BoardGame<B> {
         self.board.write_move(m, note);
         self.board.apply(m);
         self.plies += 1;
+        self.refresh();
         Ok(())
     }
 
     fn legal(&self, out: &mut Vec<String>) {
-        for m in self.legal_codes() {
+        for &m in self.legal_codes() {
             let mut s = String::new();
             self.board.write_move(m, &mut s);
             out.push(s);
@@ -214,7 +230,11 @@ impl<B: Board> Game for BoardGame<B> {
     }
 
     fn write_legal(&self, out: &mut String) {
-        for (i, m) in self.legal_codes().into_iter().enumerate() {
+        if let Some(hint) = B::LEGAL_HINT {
+            out.push_str(hint);
+            return;
+        }
+        for (i, &m) in self.legal_codes().iter().enumerate() {
             if i > 0 {
                 out.push(' ');
             }
@@ -251,9 +271,8 @@ impl<B: Board> Game for BoardGame<B> {
     }
 
     fn random_move(&self, rng: &mut Rng) -> String {
-        let moves = self.legal_codes();
         let mut s = String::new();
-        if let Some(&m) = rng.choose(&moves) {
+        if let Some(&m) = rng.choose(self.legal_codes()) {
             self.board.write_move(m, &mut s);
         }
         s

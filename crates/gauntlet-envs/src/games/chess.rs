@@ -93,6 +93,59 @@ fn decode(m: u16) -> (usize, usize, i8) {
     ((m & 63) as usize, ((m >> 6) & 63) as usize, promo)
 }
 
+/// Move the pieces of move `m` on `board` (with the en-passant capture and the castling
+/// rook); returns whether a piece stood on the target square.
+fn move_pieces(board: &mut [i8; 64], m: u16, ep: Option<u8>) -> bool {
+    let (from, to, promo) = decode(m);
+    let piece = board[from];
+    let me = piece.signum();
+    let captured = board[to] != 0;
+    board[to] = if promo != 0 { promo * me } else { piece };
+    board[from] = 0;
+    if piece.abs() == PAWN && ep == Some(to as u8) && !captured {
+        board[(to as i32 - 8 * me as i32) as usize] = 0;
+    }
+    if piece.abs() == KING && from.abs_diff(to) == 2 {
+        let (rf, rt) = if to > from { (from + 3, from + 1) } else { (from - 4, from - 1) };
+        board[rt] = board[rf];
+        board[rf] = 0;
+    }
+    captured
+}
+
+/// Whether `side` attacks square `s` on the squares `board`.
+fn attacked_on(board: &[i8; 64], s: usize, side: usize) -> bool {
+    let me = if side == 0 { 1 } else { -1 };
+    let (f, r) = ((s % 8) as i8, (s / 8) as i8);
+    let at = |df: i8, dr: i8| sq(f + df, r + dr).map(|t| board[t]);
+
+    // Pawns attack forward diagonally, so look backward from the square.
+    if [-1, 1].iter().any(|&df| at(df, -me) == Some(PAWN * me)) {
+        return true;
+    }
+    if KNIGHT_STEPS.iter().any(|&(df, dr)| at(df, dr) == Some(KNIGHT * me)) {
+        return true;
+    }
+    if KING_STEPS.iter().any(|&(df, dr)| at(df, dr) == Some(KING * me)) {
+        return true;
+    }
+    let ray = |dirs: &[(i8, i8)], a: i8, b: i8| {
+        dirs.iter().any(|&(df, dr)| {
+            let (mut cf, mut cr) = (f + df, r + dr);
+            while let Some(t) = sq(cf, cr) {
+                let p = board[t];
+                if p != 0 {
+                    return p == a * me || p == b * me;
+                }
+                cf += df;
+                cr += dr;
+            }
+            false
+        })
+    };
+    ray(&ROOK_DIRS, ROOK, QUEEN) || ray(&BISHOP_DIRS, BISHOP, QUEEN)
+}
+
 impl ChessBoard {
     fn start() -> Self {
         let mut sq = [0i8; 64];
@@ -130,34 +183,7 @@ impl ChessBoard {
 
     /// Whether `side` attacks square `s`.
     fn attacked(&self, s: usize, side: usize) -> bool {
-        let me = Self::sign(side);
-        let (f, r) = ((s % 8) as i8, (s / 8) as i8);
-        let at = |df: i8, dr: i8| sq(f + df, r + dr).map(|t| self.sq[t]);
-        // Pawns attack forward diagonally, so look backward from the square.
-        if [-1, 1].iter().any(|&df| at(df, -me) == Some(PAWN * me)) {
-            return true;
-        }
-        if KNIGHT_STEPS.iter().any(|&(df, dr)| at(df, dr) == Some(KNIGHT * me)) {
-            return true;
-        }
-        if KING_STEPS.iter().any(|&(df, dr)| at(df, dr) == Some(KING * me)) {
-            return true;
-        }
-        let ray = |dirs: &[(i8, i8)], a: i8, b: i8| {
-            dirs.iter().any(|&(df, dr)| {
-                let (mut cf, mut cr) = (f + df, r + dr);
-                while let Some(t) = sq(cf, cr) {
-                    let p = self.sq[t];
-                    if p != 0 {
-                        return p == a * me || p == b * me;
-                    }
-                    cf += df;
-                    cr += dr;
-                }
-                false
-            })
-        };
-        ray(&ROOK_DIRS, ROOK, QUEEN) || ray(&BISHOP_DIRS, BISHOP, QUEEN)
+        attacked_on(&self.sq, s, side)
     }
 
     fn king(&self, side: usize) -> usize {
@@ -262,20 +288,9 @@ impl ChessBoard {
 
     /// Make a (pseudo-legal) move without checking the end of the game.
     fn make(&mut self, m: u16) {
-        let (from, to, promo) = decode(m);
-        let me = Self::sign(self.side);
+        let (from, to, _) = decode(m);
         let piece = self.sq[from];
-        let captured = self.sq[to] != 0;
-        self.sq[to] = if promo != 0 { promo * me } else { piece };
-        self.sq[from] = 0;
-        if piece.abs() == PAWN && self.ep == Some(to as u8) && !captured {
-            self.sq[(to as i32 - 8 * me as i32) as usize] = 0;
-        }
-        if piece.abs() == KING && from.abs_diff(to) == 2 {
-            let (rf, rt) = if to > from { (from + 3, from + 1) } else { (from - 4, from - 1) };
-            self.sq[rt] = self.sq[rf];
-            self.sq[rf] = 0;
-        }
+        let captured = move_pieces(&mut self.sq, m, self.ep);
         self.ep = (piece.abs() == PAWN && from.abs_diff(to) == 16).then(|| ((from + to) / 2) as u8);
         for (s, bit) in [(4, 3), (0, 2), (7, 1), (60, 12), (56, 8), (63, 4)] {
             if from == s || to == s {
@@ -294,10 +309,13 @@ impl ChessBoard {
     fn legal_moves(&self, out: &mut Vec<u16>) {
         let mut pseudo = Vec::with_capacity(48);
         self.pseudo(&mut pseudo);
+        let king = self.king(self.side);
         for m in pseudo {
-            let mut c = self.clone();
-            c.make(m);
-            if !c.attacked(c.king(self.side), c.side) {
+            let mut board = self.sq;
+            move_pieces(&mut board, m, self.ep);
+            let (from, to, _) = decode(m);
+            let k = if from == king { to } else { king };
+            if !attacked_on(&board, k, 1 - self.side) {
                 out.push(m);
             }
         }

@@ -12,9 +12,9 @@
 //! |---|---|---|---|---|
 //! | 1 | 5 | 3 | 1 | best response to uniform, half its moves random |
 //! | 2 | 6 | 3 | 3 | best response to uniform |
-//! | 3 | 8 | 3 | 3 | best response to uniform |
-//! | 4 | 10 | 4 | 5 | best response to uniform + the opponent's past allocations |
-//! | 5 | 12 | 4 | 5 | best response to uniform + the opponent's past allocations |
+//! | 3 | 8 | 3 | 5 | best response to uniform |
+//! | 4 | 10 | 4 | 7 | best response to uniform + the opponent's past allocations |
+//! | 5 | 12 | 4 | 9 | best response to uniform + the opponent's past allocations |
 //!
 //! **Opponent**: enumerates every allocation and scores it (round wins minus losses) against a
 //! model of the other seat: the uniform distribution over allocations, and at levels 4–5 an
@@ -95,7 +95,7 @@ impl Game for ColonelBlotto {
 
     fn deal(level: Difficulty, _rng: &mut Rng) -> Self {
         let (soldiers, fields, rounds) =
-            level.pick([(5, 3, 1), (6, 3, 3), (8, 3, 3), (10, 4, 5), (12, 4, 5)]);
+            level.pick([(5, 3, 1), (6, 3, 3), (8, 3, 5), (10, 4, 7), (12, 4, 9)]);
         ColonelBlotto {
             soldiers,
             fields,

@@ -81,6 +81,7 @@ impl Board for GomokuBoard {
     const RULES: &'static str =
         "Gomoku: X and O take turns placing a stone on an empty cell; the first to make \
                                  k in a row (row, column or diagonal) wins, a full board is a draw.";
+    const LEGAL_HINT: Option<&'static str> = Some("any empty cell (shown as `.`), e.g. `c4`");
     const STRENGTH: [Strength; 5] =
         [strength(1, 0.5), strength(1, 0.2), strength(1, 0.0), strength(1, 0.0), strength(2, 0.0)];
 

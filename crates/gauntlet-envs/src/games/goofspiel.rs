@@ -17,8 +17,8 @@
 //! | 1 | 4 | rank matching, half its bids random |
 //! | 2 | 5 | rank matching |
 //! | 3 | 6 | 50 simulations per card |
-//! | 4 | 8 | 100 simulations per card |
-//! | 5 | 10 | 200 simulations per card |
+//! | 4 | 10 | 100 simulations per card |
+//! | 5 | 13 | 200 simulations per card |
 //!
 //! **Opponent**: *rank matching* bids the card whose rank among its remaining cards equals the
 //! prize's rank among the remaining prizes. With simulations it scores each card in its hand by
@@ -146,7 +146,7 @@ impl<const N: usize> Game for Goofspiel<N> {
     const ZERO_SUM: bool = true;
 
     fn deal(level: Difficulty, rng: &mut Rng) -> Self {
-        let n = level.pick([4u8, 5, 6, 8, 10]);
+        let n = level.pick([4u8, 5, 6, 10, 13]);
         let mut prizes: Vec<u8> = (1..=n).collect();
         rng.shuffle(&mut prizes);
         let full = ((1u32 << (n + 1)) - 1) & !1;

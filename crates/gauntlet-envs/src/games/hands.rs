@@ -2,7 +2,7 @@
 //! acting first.
 //!
 //! A [`Hand`] is one deal of a two-player card game, written in *positions* (0 acts first).
-//! [`Match`] plays `level` hands of it (1 to 5), all dealt at reset from the episode's rng; in
+//! [`Match`] plays [`Hand::HANDS`] hands of it (by default `level`: 1 to 5), all dealt at reset from the episode's rng; in
 //! hand `h` (0-based) seat `h mod 2` is position 0. Returns are the chips won over all hands
 //! (zero-sum); each seat sees its own card, the public betting and the showdowns of the hands
 //! already played. With one hand (level 1) a match is exactly the single game.
@@ -18,6 +18,8 @@ pub trait Hand: Send + Sized + 'static {
     const DESCRIPTION: &'static str;
     /// The rules in two or three lines.
     const RULES: &'static str;
+    /// Hands in a match at levels 1..=5 (default one to five).
+    const HANDS: [usize; 5] = [1, 2, 3, 4, 5];
 
     /// Deal a hand from `rng`.
     fn deal(rng: &mut Rng) -> Self;
@@ -72,7 +74,7 @@ impl<H: Hand> Game for Match<H> {
     const ZERO_SUM: bool = true;
 
     fn deal(level: Difficulty, rng: &mut Rng) -> Self {
-        let deals = (0..level.level()).map(|_| H::deal(rng)).collect();
+        let deals = (0..level.pick(H::HANDS)).map(|_| H::deal(rng)).collect();
         Match { deals, current: 0, chips: [0.0; 2] }
     }
 

@@ -136,6 +136,7 @@ impl Board for HexBoard {
     const RULES: &'static str = "Hex: R and B take turns placing a stone on an empty cell of the rhombus. R wins by \
                                  a chain of R stones joining the bottom and top rows, B by a chain joining the left \
                                  and right columns. Each cell touches six cells (see the slanted picture).";
+    const LEGAL_HINT: Option<&'static str> = Some("any empty cell (shown as `.`), e.g. `c4`");
     const STRENGTH: [Strength; 5] =
         [strength(1, 0.5), strength(1, 0.2), strength(1, 0.0), strength(2, 0.0), strength(2, 0.0)];
 

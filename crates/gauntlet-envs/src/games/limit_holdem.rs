@@ -9,12 +9,13 @@
 //! seven cards wins the pot (equal hands split). **Returns** are the net chips over the match,
 //! zero-sum; `success()` is a seat-0 win.
 //!
-//! **Levels** set the number of hands (1–5), the seats alternating as the small blind.
+//! **Levels** set the number of hands: 1, 3, 5, 9, 15, the seats alternating as the small
+//! blind.
 //!
 //! **Oracle** (its cards, the board and the betting only): its equity, the chance its hand beats
 //! a uniformly random hand, from [`SIMS`] random completions of the board. Facing a bet: raise
-//! with equity ≥ 0.65, call when the equity covers the pot odds (equity ≥ cost / (pot + cost)),
-//! else fold. With nothing to answer: bet with ≥ 0.5, else check. The levels change the match
+//! with equity ≥ 0.6, call when the equity covers the pot odds (equity ≥ cost / (pot + cost)),
+//! else fold. With nothing to answer: bet with ≥ 0.45, else check. The levels change the match
 //! length, not the strategy.
 //!
 //! **Example** (the big blind's view on the flop): `Your cards: Ah Kd. Board: Kc 7h 2s. Pot 8
@@ -135,6 +136,7 @@ impl Hand for HoldemHand {
                                  public cards), turn and river. Bets are 2 chips (preflop, flop) or 4 (turn, \
                                  river), at most 4 per round. Check or bet; facing a bet call, raise or fold. Best \
                                  five of seven cards wins.";
+    const HANDS: [usize; 5] = [1, 3, 5, 9, 15];
 
     fn deal(rng: &mut Rng) -> Self {
         let d: Vec<u8> = rng.sample_indices(52, 9).into_iter().map(|c| c as u8).collect();
@@ -322,14 +324,14 @@ impl Hand for HoldemHand {
         let word = if self.facing() {
             let cost = (self.put[1 - me] - self.put[me]) as f64;
             let pot = (self.put[0] + self.put[1]) as f64;
-            if e >= 0.65 {
+            if e >= 0.6 {
                 pick("raise", "call")
             } else if e >= cost / (pot + cost) {
                 "call"
             } else {
                 "fold"
             }
-        } else if e >= 0.5 {
+        } else if e >= 0.45 {
             pick("bet", "check")
         } else {
             "check"

@@ -58,6 +58,18 @@ if [ -z "${GAUNTLET_OPENAI_PYTHON:-}" ]; then
   fi
 fi
 
+# OpenEnv conformance (tests/openenv, pytest): the real `openenv-core` package's validator and
+# WebSocket client against `gauntlet serve env`, from a venv created once. Without network it skips.
+oenv="${GAUNTLET_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gauntlet}/venv-openenv"
+if ! "$oenv/bin/python" -c "import openenv.core, pytest" >/dev/null 2>&1; then
+  echo "creating $oenv with openenv-core and pytest (PyPI) ..." >&2
+  if python3 -m venv "$oenv" >&2 && "$oenv/bin/python" -m pip install --quiet openenv-core pytest >&2; then
+    echo "installed openenv-core into $oenv" >&2
+  else
+    echo "could not install openenv-core (offline?): the OpenEnv tests will skip" >&2
+  fi
+fi
+
 cargo test --workspace --locked "$@"
 
 # The Python package (python/gauntlet + crates/gauntlet-py): built into a venv created once next to
@@ -80,4 +92,13 @@ if "$pyvenv/bin/python" -c "import maturin, pytest, numpy" >/dev/null 2>&1; then
   )
 else
   echo "skipping the Python package tests: no venv with maturin and pytest at $pyvenv" >&2
+fi
+
+# The OpenEnv tests drive the `gauntlet` binary that `cargo test` built above.
+if "$oenv/bin/python" -c "import openenv.core, pytest" >/dev/null 2>&1; then
+  started=$SECONDS
+  GAUNTLET_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/gauntlet" "$oenv/bin/python" -m pytest -q -p no:cacheprovider tests/openenv
+  echo "OpenEnv tests (openenv-core): $((SECONDS - started)) s" >&2
+else
+  echo "skipping tests/openenv: no venv with openenv-core (offline?)" >&2
 fi

@@ -244,19 +244,38 @@ fn replay(m: &Mount, req: &StepRequest, cap: u32) -> Result<Value, OeError> {
     ep.step(&req.action, cap)
 }
 
-async fn run_step(st: &AppState, m: Mount, body: &Value) -> Result<Value, Response> {
-    let cfg = &st.config;
-    let req = step_request(body, cfg.max_response_bytes, cfg.max_turns).map_err(oe_response)?;
-    let cap = cfg.max_turns;
-    let out = crate::app::heavy(st, move || Ok(replay(&m, &req, cap))).await;
-    match out {
-        Ok(Ok(p)) => {
-            st.stats.acts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            Ok(p)
+/// Why a stateless step failed: the request or the episode ([`OeError`]), or the server.
+enum Failure {
+    Oe(OeError),
+    Api(ApiError),
+}
+
+impl IntoResponse for Failure {
+    fn into_response(self) -> Response {
+        match self {
+            Failure::Oe(e) => oe_response(e),
+            Failure::Api(e) => e.into_response(),
         }
-        Ok(Err(e)) => Err(oe_response(e)),
-        Err(e) => Err(e.into_response()),
     }
+}
+
+impl Failure {
+    fn message(&self) -> String {
+        match self {
+            Failure::Oe(e) => format!("{}: {}", e.code(), e.message()),
+            Failure::Api(e) => e.to_string(),
+        }
+    }
+}
+
+async fn run_step(st: &AppState, m: Mount, body: &Value) -> Result<Value, Failure> {
+    let cfg = &st.config;
+    let req = step_request(body, cfg.max_response_bytes, cfg.max_turns).map_err(Failure::Oe)?;
+    let cap = cfg.max_turns;
+    let out = crate::app::heavy(st, move || Ok(replay(&m, &req, cap))).await.map_err(Failure::Api)?;
+    let payload = out.map_err(Failure::Oe)?;
+    st.stats.acts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    Ok(payload)
 }
 
 async fn step(State(st): State<AppState>, Path(name): Path<String>, body: Bytes) -> Response {
@@ -270,7 +289,7 @@ async fn step(State(st): State<AppState>, Path(name): Path<String>, body: Bytes)
     };
     match run_step(&st, m, &v).await {
         Ok(p) => Json(p).into_response(),
-        Err(r) => r,
+        Err(f) => f.into_response(),
     }
 }
 
@@ -297,7 +316,7 @@ async fn mcp(State(st): State<AppState>, Path(name): Path<String>, body: Bytes) 
                 let body = stateless_call(args);
                 match run_step(&st, m, &body).await {
                     Ok(p) => spec::rpc_ok(&req.id, spec::tool_result(&p)),
-                    Err(r) => spec::rpc_error(&req.id, spec::rpc::SERVER_ERROR, response_text(r).await),
+                    Err(f) => spec::rpc_error(&req.id, spec::rpc::SERVER_ERROR, f.message()),
                 }
             }
         },
@@ -329,10 +348,4 @@ fn stateless_call(mut args: serde_json::Map<String, Value>) -> Value {
     }
     body.insert("action".into(), Value::Object(args));
     Value::Object(body)
-}
-
-async fn response_text(r: Response) -> String {
-    let status = r.status();
-    let bytes = axum::body::to_bytes(r.into_body(), 1 << 20).await.unwrap_or_default();
-    format!("{status}: {}", String::from_utf8_lossy(&bytes))
 }

@@ -70,6 +70,27 @@ if ! "$oenv/bin/python" -c "import openenv.core, pytest" >/dev/null 2>&1; then
   fi
 fi
 
+# LoRA/pretrained tests compare with the real `transformers` + `peft` (crates/gauntlet-model/tests/peft.rs):
+# a venv with CPU torch created once next to the SmolLM2 cache (the PyTorch CPU index first, PyPI's
+# torch when that index is unreachable). Without network those tests skip with a message.
+tvenv="${GAUNTLET_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gauntlet}/venv-torch"
+if [ -z "${GAUNTLET_TORCH_PYTHON:-}" ]; then
+  if ! "$tvenv/bin/python" -c "import torch, transformers, peft, safetensors, gguf" >/dev/null 2>&1; then
+    echo "creating $tvenv with torch, transformers, peft, gguf, safetensors (large, once) ..." >&2
+    if python3 -m venv "$tvenv" >&2 \
+      && { "$tvenv/bin/python" -m pip install --quiet torch --index-url https://download.pytorch.org/whl/cpu >&2 \
+        || "$tvenv/bin/python" -m pip install --quiet torch >&2; } \
+      && "$tvenv/bin/python" -m pip install --quiet transformers peft gguf safetensors >&2; then
+      echo "installed torch, transformers and peft into $tvenv" >&2
+    else
+      echo "could not install torch/transformers/peft (offline?): the PEFT comparison tests will skip" >&2
+    fi
+  fi
+  if "$tvenv/bin/python" -c "import torch, transformers, peft" >/dev/null 2>&1; then
+    export GAUNTLET_TORCH_PYTHON="$tvenv/bin/python"
+  fi
+fi
+
 cargo test --workspace --locked "$@"
 
 # The Python package (python/gauntlet + crates/gauntlet-py): built into a venv created once next to

@@ -51,6 +51,8 @@ pub enum Linear {
         /// `[out]`, if any (dequantized).
         bias: Option<Tensor>,
     },
+    /// A frozen map plus a trainable low-rank update (LoRA, see [`crate::lora`]).
+    Lora(Box<crate::lora::LoraLinear>),
 }
 
 impl Linear {
@@ -79,6 +81,7 @@ impl Linear {
                 (y.reshape(out)?, bias)
             }
             Linear::Quantized { weight, bias } => (weight.forward(x)?, bias),
+            Linear::Lora(l) => return l.forward(x),
         };
         Ok(match bias {
             Some(b) => y.broadcast_add(b)?,
@@ -103,7 +106,7 @@ pub fn stacked(parts: &[&Linear]) -> Result<Option<Linear>> {
                 ws.push(weight.clone());
                 bs.extend(bias.clone());
             }
-            Linear::Quantized { .. } => return Ok(None),
+            Linear::Quantized { .. } | Linear::Lora(_) => return Ok(None),
         }
     }
     let bias = match bs.len() {
@@ -164,6 +167,11 @@ pub struct Attention {
     pub n_kv_heads: usize,
     /// Width of one head.
     pub head_dim: usize,
+    /// Qwen3: RMSNorm weights `[head_dim]` applied to each query and key head before RoPE
+    /// (`q_norm`, `k_norm`), with epsilon `qk_norm_eps`.
+    pub qk_norm: Option<(Tensor, Tensor)>,
+    /// Epsilon of the per-head query/key RMSNorm.
+    pub qk_norm_eps: f64,
 }
 
 impl Attention {
@@ -171,6 +179,12 @@ impl Attention {
     pub fn load(vb: VarBuilder, cfg: &crate::Config) -> Result<Self> {
         let (h, d) = (cfg.hidden_size, cfg.head_dim());
         let (nh, nkv) = (cfg.num_attention_heads, cfg.kv_heads());
+        let qk_norm = if cfg.qk_norm() {
+            let w = |name: &str| vb.pp(name).get_with_hints(d, "weight", candle_nn::init::ONE);
+            Some((w("q_norm")?, w("k_norm")?))
+        } else {
+            None
+        };
         Ok(Attention {
             q_proj: Linear::load(vb.pp("q_proj"), h, nh * d, cfg.qkv_bias())?,
             k_proj: Linear::load(vb.pp("k_proj"), h, nkv * d, cfg.qkv_bias())?,
@@ -179,6 +193,8 @@ impl Attention {
             n_heads: nh,
             n_kv_heads: nkv,
             head_dim: d,
+            qk_norm,
+            qk_norm_eps: cfg.rms_norm_eps,
         })
     }
 
@@ -199,7 +215,7 @@ impl Attention {
         let (nh, nkv, d) = (self.n_heads, self.n_kv_heads, self.head_dim);
         let (q, k, v) = match stacked(&[&self.q_proj, &self.k_proj, &self.v_proj])? {
             // One matmul for q, k and v, then one pass per part to split heads (and rotate).
-            Some(qkv) if fused && fused::supported(x) && rope.is_half() => {
+            Some(qkv) if fused && fused::supported(x) && rope.is_half() && self.qk_norm.is_none() => {
                 let qkv = qkv.forward(x)?;
                 (
                     fused::heads(&qkv, cos, sin, 0, nh, d, true)?,
@@ -208,11 +224,22 @@ impl Attention {
                 )
             }
             _ => {
-                let heads =
-                    |y: Tensor, n: usize| -> Result<Tensor> { Ok(y.reshape((b, t, n, d))?.transpose(1, 2)?) };
-                let q = rope.apply(&heads(self.q_proj.forward(x)?, nh)?, cos, sin)?;
-                let k = rope.apply(&heads(self.k_proj.forward(x)?, nkv)?, cos, sin)?;
-                (q, k, heads(self.v_proj.forward(x)?, nkv)?.contiguous()?)
+                let heads = |y: Tensor, n: usize, norm: Option<&Tensor>| -> Result<Tensor> {
+                    let y = y.reshape((b, t, n, d))?;
+                    let y = match norm {
+                        Some(w) if fused && fused::supported(&y) => fused::rms_norm(&y, w, self.qk_norm_eps)?,
+                        Some(w) => crate::rms_norm_slow(&y, w, self.qk_norm_eps)?,
+                        None => y,
+                    };
+                    Ok(y.transpose(1, 2)?)
+                };
+                let (qn, kn) = match &self.qk_norm {
+                    Some((q, k)) => (Some(q), Some(k)),
+                    None => (None, None),
+                };
+                let q = rope.apply(&heads(self.q_proj.forward(x)?, nh, qn)?, cos, sin)?;
+                let k = rope.apply(&heads(self.k_proj.forward(x)?, nkv, kn)?, cos, sin)?;
+                (q, k, heads(self.v_proj.forward(x)?, nkv, None)?.contiguous()?)
             }
         };
         let (k, v) = match cache {

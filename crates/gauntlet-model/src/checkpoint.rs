@@ -102,23 +102,36 @@ pub fn load(dir: impl AsRef<Path>, device: &Device) -> Result<(Llama, VarMap, Co
     let dir = dir.as_ref();
     let cfg = Config::from_file(dir.join("config.json"))?;
     let tensors = read_tensors(dir, device)?;
-    let names = tensor_names(&cfg)?;
+    let (model, varmap) = from_tensors(&cfg, &tensors, &dir.display().to_string(), device)?;
+    Ok((model, varmap, cfg))
+}
+
+/// A trainable `f32` model from tensors with Hugging Face names (copied into fresh variables);
+/// `source` names where they came from in errors (a missing or misshapen tensor).
+pub fn from_tensors(
+    cfg: &Config,
+    tensors: &HashMap<String, Tensor>,
+    source: &str,
+    device: &Device,
+) -> Result<(Llama, VarMap)> {
+    let names = tensor_names(cfg)?;
     if let Some(name) = names.iter().find(|n| !tensors.contains_key(*n)) {
-        return Err(Error::Checkpoint(format!("`{}` lacks tensor `{name}`", dir.display())));
+        return Err(Error::Checkpoint(format!("`{source}` lacks tensor `{name}`")));
     }
     let varmap = VarMap::new();
     {
         let mut vars = lock(&varmap);
         for name in names {
-            vars.insert(name.clone(), Var::from_tensor(&tensors[&name].to_dtype(DType::F32)?)?);
+            let t = tensors[&name].to_dtype(DType::F32)?.to_device(device)?;
+            vars.insert(name.clone(), Var::from_tensor(&t)?);
         }
     }
     let model =
-        Llama::load(VarBuilder::from_varmap(&varmap, DType::F32, device), &cfg).map_err(|e| match e {
-            Error::Candle(c) => Error::Checkpoint(format!("`{}`: {c}", dir.display())),
+        Llama::load(VarBuilder::from_varmap(&varmap, DType::F32, device), cfg).map_err(|e| match e {
+            Error::Candle(c) => Error::Checkpoint(format!("`{source}`: {c}")),
             e => e,
         })?;
-    Ok((model, varmap, cfg))
+    Ok((model, varmap))
 }
 
 /// Loads a checkpoint folder as a [`crate::ChatModel`]: weights and config ([`load`]), the
@@ -185,6 +198,27 @@ fn shrunk(cfg: &Config) -> Config {
 /// Writes `varmap`'s tensors, `config.json` and any `extra` files (name, bytes) into `dir`,
 /// atomically (see the module doc). Tensors are stored as they are held (`f32`).
 pub fn save(dir: impl AsRef<Path>, varmap: &VarMap, cfg: &Config, extra: &[(String, Vec<u8>)]) -> Result<()> {
+    let tensors: Vec<(String, Tensor)> = {
+        let vars = lock(varmap);
+        let mut v: Vec<(String, Tensor)> =
+            vars.iter().map(|(k, v)| (k.clone(), v.as_tensor().clone())).collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v
+    };
+    let metadata = HashMap::from([("format".to_string(), "pt".to_string())]);
+    let weights =
+        safetensors::tensor::serialize(tensors.iter().map(|(k, t)| (k.as_str(), t)), Some(metadata))
+            .map_err(|e| Error::Checkpoint(format!("serialise the weights: {e}")))?;
+    let mut files = vec![
+        ("model.safetensors".to_string(), weights),
+        ("config.json".to_string(), serde_json::to_vec_pretty(cfg).expect("config serialises")),
+    ];
+    files.extend(extra.iter().cloned());
+    write_folder(dir, &files)
+}
+
+/// Writes the files (name, bytes) as the folder `dir`, atomically (see the module doc).
+pub fn write_folder(dir: impl AsRef<Path>, files: &[(String, Vec<u8>)]) -> Result<()> {
     let dir = dir.as_ref();
     let parent = dir.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(parent).map_err(|e| Error::io("create", parent, e))?;
@@ -198,38 +232,17 @@ pub fn save(dir: impl AsRef<Path>, varmap: &VarMap, cfg: &Config, extra: &[(Stri
     );
     let tmp: PathBuf = parent.join(format!(".{}.tmp-{stamp}", name.to_string_lossy()));
     std::fs::create_dir_all(&tmp).map_err(|e| Error::io("create", &tmp, e))?;
-    let result = write_all(&tmp, varmap, cfg, extra).and_then(|()| swap_in(&tmp, dir, &stamp));
+    let result = write_all(&tmp, files).and_then(|()| swap_in(&tmp, dir, &stamp));
     if result.is_err() {
         let _ = std::fs::remove_dir_all(&tmp);
     }
     result
 }
 
-fn write_all(tmp: &Path, varmap: &VarMap, cfg: &Config, extra: &[(String, Vec<u8>)]) -> Result<()> {
-    let tensors: Vec<(String, Tensor)> = {
-        let vars = lock(varmap);
-        let mut v: Vec<(String, Tensor)> =
-            vars.iter().map(|(k, v)| (k.clone(), v.as_tensor().clone())).collect();
-        v.sort_by(|a, b| a.0.cmp(&b.0));
-        v
-    };
-    let weights = tmp.join("model.safetensors");
-    let metadata = HashMap::from([("format".to_string(), "pt".to_string())]);
-    safetensors::tensor::serialize_to_file(
-        tensors.iter().map(|(k, t)| (k.as_str(), t)),
-        Some(metadata),
-        &weights,
-    )
-    .map_err(|e| Error::Checkpoint(format!("write `{}`: {e}", weights.display())))?;
-    let mut files =
-        vec![("config.json".to_string(), serde_json::to_vec_pretty(cfg).expect("config serialises"))];
-    files.extend(extra.iter().cloned());
-    for (name, bytes) in &files {
+fn write_all(tmp: &Path, files: &[(String, Vec<u8>)]) -> Result<()> {
+    for (name, bytes) in files {
         let p = tmp.join(name);
         std::fs::write(&p, bytes).map_err(|e| Error::io("write", &p, e))?;
-    }
-    for entry in std::fs::read_dir(tmp).map_err(|e| Error::io("read", tmp, e))? {
-        let p = entry.map_err(|e| Error::io("read", tmp, e))?.path();
         std::fs::File::open(&p).and_then(|f| f.sync_all()).map_err(|e| Error::io("sync", &p, e))?;
     }
     Ok(())

@@ -8,9 +8,10 @@
 //! query heads share key/value heads in groups of `num_attention_heads / num_key_value_heads`
 //! (grouped-query attention; `num_key_value_heads` defaults to `num_attention_heads`).
 //!
-//! Biases: Qwen2 has biases on the q/k/v projections and none on `o_proj`; Llama has biases on
-//! all four attention projections only when `attention_bias` is true, and on the MLP when
-//! `mlp_bias` is true.
+//! Biases: Qwen2 has biases on the q/k/v projections and none on `o_proj`; Llama and Qwen3 have
+//! biases on all four attention projections only when `attention_bias` is true, and on the MLP
+//! when `mlp_bias` is true. Qwen3 (`Qwen3ForCausalLM`) RMS-normalises every query and key head
+//! before RoPE (`self_attn.q_norm.weight`, `self_attn.k_norm.weight`, `[head_dim]` each).
 //!
 //! ```
 //! use gauntlet_model::Config;
@@ -56,7 +57,8 @@ pub enum RopeStyle {
 /// A Llama/Qwen2 decoder configuration with Hugging Face field names.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Config {
-    /// `"llama"` or `"qwen2"` (decides the default biases); default `"llama"`.
+    /// `"llama"`, `"qwen2"` or `"qwen3"` (decides the biases and Qwen3's per-head q/k norms);
+    /// default `"llama"`.
     #[serde(default = "default_model_type")]
     pub model_type: String,
     /// Number of token ids.
@@ -175,7 +177,12 @@ impl Config {
         self.model_type == "qwen2" || self.attention_bias
     }
 
-    /// Whether `o_proj` carries a bias (Llama with `attention_bias`; never Qwen2).
+    /// Whether each query and key head is RMS-normalised before RoPE (Qwen3's `q_norm`/`k_norm`).
+    pub fn qk_norm(&self) -> bool {
+        self.model_type == "qwen3"
+    }
+
+    /// Whether `o_proj` carries a bias (Llama and Qwen3 with `attention_bias`; never Qwen2).
     pub fn o_bias(&self) -> bool {
         self.model_type != "qwen2" && self.attention_bias
     }
@@ -191,6 +198,9 @@ impl Config {
         if self.o_bias() {
             attn += h;
         }
+        if self.qk_norm() {
+            attn += 2 * d;
+        }
         let mut mlp = 3 * h * i;
         if self.mlp_bias {
             mlp += 2 * i + h;
@@ -203,9 +213,9 @@ impl Config {
     /// Checks sizes and unsupported options; the message names the bad field.
     pub fn validate(&self) -> Result<()> {
         let bad = |m: String| Err(Error::Config(m));
-        if !matches!(self.model_type.as_str(), "llama" | "qwen2" | "mistral") {
+        if !matches!(self.model_type.as_str(), "llama" | "qwen2" | "qwen3" | "mistral") {
             return bad(format!(
-                "`model_type` `{}` is not supported (use `llama` or `qwen2`)",
+                "`model_type` `{}` is not supported (use `llama`, `qwen2` or `qwen3`)",
                 self.model_type
             ));
         }
@@ -273,6 +283,19 @@ mod tests {
         let back = serde_json::to_value(&cfg).unwrap();
         assert_eq!(back["bos_token_id"], 151643);
         assert_eq!(back["architectures"][0], "Qwen2ForCausalLM");
+    }
+
+    #[test]
+    fn qwen3_has_per_head_norms_and_no_qkv_bias() {
+        // Qwen3-0.6B: 596M parameters with tied embeddings (0.44B without them).
+        let json = r#"{"architectures":["Qwen3ForCausalLM"],"model_type":"qwen3","vocab_size":151936,
+            "hidden_size":1024,"intermediate_size":3072,"num_hidden_layers":28,"num_attention_heads":16,
+            "num_key_value_heads":8,"head_dim":128,"rms_norm_eps":1e-6,"rope_theta":1000000,
+            "attention_bias":false,"tie_word_embeddings":true}"#;
+        let cfg: Config = serde_json::from_str(json).unwrap();
+        cfg.validate().unwrap();
+        assert!(cfg.qk_norm() && !cfg.qkv_bias() && !cfg.o_bias());
+        assert_eq!(cfg.num_parameters(), 596_049_920);
     }
 
     #[test]

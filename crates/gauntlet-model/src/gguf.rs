@@ -99,8 +99,10 @@ fn config(r: &Reader) -> Result<Config> {
         .and_then(|v| v.to_string().ok())
         .cloned()
         .ok_or_else(|| Error::Gguf("missing metadata `general.architecture`".into()))?;
-    if arch != "llama" && arch != "qwen2" {
-        return Err(Error::Gguf(format!("architecture `{arch}` is not supported (use `llama` or `qwen2`)")));
+    if !matches!(arch.as_str(), "llama" | "qwen2" | "qwen3") {
+        return Err(Error::Gguf(format!(
+            "architecture `{arch}` is not supported (use `llama`, `qwen2` or `qwen3`)"
+        )));
     }
     let k = |s: &str| format!("{arch}.{s}");
     let embd = r
@@ -133,7 +135,11 @@ fn config(r: &Reader) -> Result<Config> {
     cfg.rope_style = if arch == "llama" { RopeStyle::Interleaved } else { RopeStyle::Half };
     cfg.extra.insert(
         "architectures".into(),
-        serde_json::json!([if arch == "llama" { "LlamaForCausalLM" } else { "Qwen2ForCausalLM" }]),
+        serde_json::json!([match arch.as_str() {
+            "llama" => "LlamaForCausalLM",
+            "qwen3" => "Qwen3ForCausalLM",
+            _ => "Qwen2ForCausalLM",
+        }]),
     );
     cfg.validate()?;
     Ok(cfg)
@@ -157,6 +163,11 @@ fn open(path: impl AsRef<Path>, device: &Device, dense_limit: usize) -> Result<(
     let mut layers = Vec::with_capacity(cfg.num_hidden_layers);
     for l in 0..cfg.num_hidden_layers {
         let p = format!("blk.{l}");
+        let qk_norm = if cfg.qk_norm() {
+            Some((r.dense(&format!("{p}.attn_q_norm.weight"))?, r.dense(&format!("{p}.attn_k_norm.weight"))?))
+        } else {
+            None
+        };
         layers.push(Block {
             input_layernorm: r.dense(&format!("{p}.attn_norm.weight"))?,
             self_attn: Attention {
@@ -167,6 +178,8 @@ fn open(path: impl AsRef<Path>, device: &Device, dense_limit: usize) -> Result<(
                 n_heads: cfg.num_attention_heads,
                 n_kv_heads: cfg.kv_heads(),
                 head_dim: cfg.head_dim(),
+                qk_norm,
+                qk_norm_eps: cfg.rms_norm_eps,
             },
             post_attention_layernorm: r.dense(&format!("{p}.ffn_norm.weight"))?,
             mlp: Mlp {
@@ -195,6 +208,12 @@ pub fn load(path: impl AsRef<Path>, device: &Device) -> Result<ChatModel> {
 /// [`load`] with an explicit `dense_limit` (see [`load_model`]).
 pub fn load_with(path: impl AsRef<Path>, device: &Device, dense_limit: usize) -> Result<ChatModel> {
     let (model, r) = open(path, device, dense_limit)?;
+    let (tokenizer, template) = chat_parts(&r)?;
+    Ok(ChatModel { model, tokenizer, template })
+}
+
+/// The tokenizer and chat template of an opened file.
+fn chat_parts(r: &Reader) -> Result<(Tokenizer, ChatTemplate)> {
     let tokenizer = tokenizer_from_gguf(&r.content)?;
     let token = |key: &str| -> String {
         r.num(key).ok().and_then(|id| tokenizer.decode(&[id as u32], false).ok()).unwrap_or_default()
@@ -204,7 +223,48 @@ pub fn load_with(path: impl AsRef<Path>, device: &Device, dense_limit: usize) ->
         Some(src) => ChatTemplate::new(src, &bos, &eos)?,
         None => ChatTemplate::chatml(),
     };
-    Ok(ChatModel { model, tokenizer, template })
+    Ok((tokenizer, template))
+}
+
+/// Loads a GGUF file as a trainable model: every weight dequantized to `f32` and held in
+/// [`candle_nn::VarMap`] variables under Hugging Face names, with the file's tokenizer and chat
+/// template. Llama files' q/k rows are permuted back to the Hugging Face order (RoPE
+/// [`RopeStyle::Half`]), so the weights, a saved checkpoint and LoRA adapters trained on them are
+/// exactly what `transformers` expects for this model.
+pub fn load_trainable(
+    path: impl AsRef<Path>,
+    device: &Device,
+) -> Result<(ChatModel, candle_nn::VarMap, Config)> {
+    let (r, (model, varmap, cfg)) = open_trainable(path.as_ref(), device)?;
+    let (tokenizer, template) = chat_parts(&r)?;
+    Ok((ChatModel { model, tokenizer, template }, varmap, cfg))
+}
+
+fn open_trainable(path: &Path, device: &Device) -> Result<(Reader, (Llama, candle_nn::VarMap, Config))> {
+    let (dense, r) = open(path, device, usize::MAX)?;
+    let mut cfg = dense.cfg.clone();
+    let mut tensors: std::collections::HashMap<String, Tensor> = dense.named_tensors()?.into_iter().collect();
+    if cfg.rope_style == RopeStyle::Interleaved {
+        let d = cfg.head_dim();
+        for (proj, heads) in [("q_proj", cfg.num_attention_heads), ("k_proj", cfg.kv_heads())] {
+            for l in 0..cfg.num_hidden_layers {
+                for kind in ["weight", "bias"] {
+                    let name = format!("model.layers.{l}.self_attn.{proj}.{kind}");
+                    if let Some(t) = tensors.remove(&name) {
+                        let shape = t.shape().clone();
+                        let rest = t.elem_count() / (heads * d);
+                        // llama.cpp row 2i + j holds Hugging Face row j·d/2 + i.
+                        let hf = t.reshape((heads, d / 2, 2, rest))?.transpose(1, 2)?.contiguous()?;
+                        tensors.insert(name, hf.reshape(shape)?);
+                    }
+                }
+            }
+        }
+        cfg.rope_style = RopeStyle::Half;
+    }
+    let (model, varmap) =
+        crate::checkpoint::from_tensors(&cfg, &tensors, &path.display().to_string(), device)?;
+    Ok((r, (model, varmap, cfg)))
 }
 
 /// The tokenizer of a GGUF file's metadata, pre-tokenizing as Hugging Face `tokenizers` does.
@@ -232,11 +292,16 @@ pub fn tokenizer_from_gguf(content: &gguf_file::Content) -> Result<Tokenizer> {
 /// `dtype`; norms and biases stay `F32`), without tokenizer metadata.
 pub fn write(path: impl AsRef<Path>, model: &Llama, dtype: GgmlDType) -> Result<()> {
     let cfg = &model.cfg;
-    let arch = if cfg.model_type == "qwen2" { "qwen2" } else { "llama" };
+    let arch = match cfg.model_type.as_str() {
+        "qwen2" => "qwen2",
+        "qwen3" => "qwen3",
+        _ => "llama",
+    };
     let dense = |l: &Linear| -> Result<(Tensor, Option<Tensor>)> {
         match l {
             Linear::Dense { weight, bias } => Ok((weight.clone(), bias.clone())),
             Linear::Quantized { .. } => Err(Error::Gguf("the model is already quantized".into())),
+            Linear::Lora(_) => Err(Error::Gguf("merge the LoRA adapter first (`lora::merge`)".into())),
         }
     };
     // llama.cpp's q/k row permutation: HF pair (i, i + d/2) becomes adjacent rows (2i, 2i + 1).
@@ -263,6 +328,10 @@ pub fn write(path: impl AsRef<Path>, model: &Llama, dtype: GgmlDType) -> Result<
         let a = &b.self_attn;
         put(format!("blk.{l}.attn_norm.weight"), &b.input_layernorm, GgmlDType::F32)?;
         put(format!("blk.{l}.ffn_norm.weight"), &b.post_attention_layernorm, GgmlDType::F32)?;
+        if let Some((qn, kn)) = &a.qk_norm {
+            put(format!("blk.{l}.attn_q_norm.weight"), qn, GgmlDType::F32)?;
+            put(format!("blk.{l}.attn_k_norm.weight"), kn, GgmlDType::F32)?;
+        }
         for (name, lin, heads) in [
             ("attn_q", &a.q_proj, Some(a.n_heads)),
             ("attn_k", &a.k_proj, Some(a.n_kv_heads)),
@@ -341,6 +410,39 @@ mod tests {
         for (arch, tied) in [("llama", false), ("llama", true), ("qwen2", false)] {
             let d = round_trip(arch, tied, GgmlDType::F32);
             assert!(d < 1e-4, "{arch} tied={tied}: {d}");
+        }
+    }
+
+    /// A Llama (interleaved RoPE in the file) and a Qwen3 (per-head q/k norms) GGUF load as
+    /// trainable models with exactly the original Hugging Face weights and logits.
+    #[test]
+    fn trainable_gguf_is_the_hugging_face_model() {
+        let dev = Device::Cpu;
+        for arch in ["llama", "qwen3"] {
+            let mut cfg = Config::tiny(64);
+            cfg.model_type = arch.into();
+            let (model, vm) = checkpoint::new_model(&cfg, &dev, 5).unwrap();
+            for (name, var) in vm.data().lock().unwrap().iter() {
+                if name.ends_with("norm.weight") {
+                    var.set(&(Tensor::randn(0f32, 0.2, var.shape(), &dev).unwrap() + 1.0).unwrap()).unwrap();
+                }
+            }
+            let path =
+                std::env::temp_dir().join(format!("gauntlet-{}-trainable-{arch}.gguf", std::process::id()));
+            write(&path, &model, GgmlDType::F32).unwrap();
+            let (_, (back, back_vm, back_cfg)) = open_trainable(&path, &dev).unwrap();
+            std::fs::remove_file(&path).unwrap();
+            assert_eq!(back_cfg.rope_style, RopeStyle::Half);
+            assert_eq!(back_vm.all_vars().len(), vm.all_vars().len());
+            let got: std::collections::HashMap<String, Tensor> =
+                back.named_tensors().unwrap().into_iter().collect();
+            for (name, want) in model.named_tensors().unwrap() {
+                let d = max_rel_diff(&got[&name], &want);
+                assert!(d < 1e-6, "{arch} {name}: {d}");
+            }
+            let ids = Tensor::new(&[[1u32, 7, 3, 9, 63, 0]], &dev).unwrap();
+            let d = max_rel_diff(&back.forward(&ids, None).unwrap(), &model.forward(&ids, None).unwrap());
+            assert!(d < 1e-5, "{arch}: logits differ by {d}");
         }
     }
 

@@ -4,12 +4,16 @@
 //! checkpoints and trains from scratch, plus everything needed to drive it as an agent.
 //!
 //! - [`Llama`] ([`llama`]): RoPE, RMSNorm, SwiGLU, grouped-query attention; [`Config`] and
-//!   tensor names follow Hugging Face `config.json`/`model.safetensors` for Llama and Qwen2.
+//!   tensor names follow Hugging Face `config.json`/`model.safetensors` for Llama, Qwen2 and
+//!   Qwen3.
 //! - [`logprobs`]: differentiable log-probs and entropies of given tokens.
 //! - [`sampling`]: batched sampling with a [`KvCache`] (temperature, top-p, top-k, stop
 //!   strings, max tokens), seeded, returning behaviour log-probs; [`generate_rows`] gives each
 //!   row its own knobs and reports tokens as they are drawn (for the policy server).
 //! - [`checkpoint`]: seeded initialisation, loading and atomic saving in the HF layout.
+//! - [`pretrained`]: model specs (HF folder of Llama/Qwen2/Qwen3, `gguf:FILE` dequantized to
+//!   trainable weights, LoRA adapter folders), `${VAR:-default}` expansion, merged export.
+//! - [`lora`]: LoRA adapters in the PEFT layout (attach, save, load, merge).
 //! - [`Tokenizer`] ([`tokenizer`]): a byte-level tokenizer for from-scratch models and
 //!   `tokenizer.json` for pretrained ones; [`ChatTemplate`] renders `tokenizer_config.json`'s
 //!   Jinja chat template with minijinja.
@@ -52,6 +56,8 @@ pub mod gguf;
 mod kv_cache;
 mod llama;
 pub mod logprobs;
+pub mod lora;
+pub mod pretrained;
 pub mod rope;
 pub mod sampling;
 mod tokenizer;

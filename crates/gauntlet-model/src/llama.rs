@@ -145,6 +145,52 @@ impl Llama {
         Ok(Llama { cfg: cfg.clone(), embed_tokens, layers, norm, lm_head, rope, fused: true })
     }
 
+    /// The weights under their Hugging Face names (`lm_head.weight` only when untied), sorted;
+    /// fails on quantized or LoRA-wrapped projections (dequantize or [`crate::lora::merge`]).
+    pub fn named_tensors(&self) -> Result<Vec<(String, Tensor)>> {
+        fn lin(out: &mut Vec<(String, Tensor)>, name: String, l: &Linear) -> Result<()> {
+            match l {
+                Linear::Dense { weight, bias } => {
+                    out.push((format!("{name}.weight"), weight.clone()));
+                    if let Some(b) = bias {
+                        out.push((format!("{name}.bias"), b.clone()));
+                    }
+                    Ok(())
+                }
+                _ => Err(crate::Error::Checkpoint(format!("`{name}` is not a dense f32 weight"))),
+            }
+        }
+        let mut out = vec![
+            ("model.embed_tokens.weight".to_string(), self.embed_tokens.clone()),
+            ("model.norm.weight".to_string(), self.norm.clone()),
+        ];
+        if !self.cfg.tie_word_embeddings {
+            lin(&mut out, "lm_head".into(), &self.lm_head)?;
+        }
+        for (l, b) in self.layers.iter().enumerate() {
+            let p = format!("model.layers.{l}");
+            out.push((format!("{p}.input_layernorm.weight"), b.input_layernorm.clone()));
+            out.push((format!("{p}.post_attention_layernorm.weight"), b.post_attention_layernorm.clone()));
+            let a = &b.self_attn;
+            for (n, x) in
+                [("q_proj", &a.q_proj), ("k_proj", &a.k_proj), ("v_proj", &a.v_proj), ("o_proj", &a.o_proj)]
+            {
+                lin(&mut out, format!("{p}.self_attn.{n}"), x)?;
+            }
+            if let Some((q, k)) = &a.qk_norm {
+                out.push((format!("{p}.self_attn.q_norm.weight"), q.clone()));
+                out.push((format!("{p}.self_attn.k_norm.weight"), k.clone()));
+            }
+            let m = &b.mlp;
+            for (n, x) in [("gate_proj", &m.gate_proj), ("up_proj", &m.up_proj), ("down_proj", &m.down_proj)]
+            {
+                lin(&mut out, format!("{p}.mlp.{n}"), x)?;
+            }
+        }
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(out)
+    }
+
     /// The device the weights live on.
     pub fn device(&self) -> &Device {
         self.embed_tokens.device()

@@ -165,7 +165,7 @@ fn cache_grows_past_one_chunk() {
 #[test]
 fn transformers_reference_logits() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    for name in ["tiny-llama", "tiny-qwen2"] {
+    for name in ["tiny-llama", "tiny-qwen2", "tiny-qwen3"] {
         let dir = root.join(name);
         let (model, _, cfg) = checkpoint::load(&dir, &Device::Cpu).unwrap();
         let text = std::fs::read_to_string(dir.join("logits.json")).unwrap();

@@ -1,0 +1,125 @@
+//! Pretrained starting points: where a policy's weights come from.
+//!
+//! A model spec is one of
+//!
+//! - a Hugging Face model folder (`config.json`, `model.safetensors` or shards, `tokenizer.json`,
+//!   `tokenizer_config.json` with the chat template) of the Llama, Qwen2 or Qwen3 family;
+//! - `gguf:FILE`, a llama.cpp file dequantized to trainable `f32` weights in the Hugging Face
+//!   layout ([`crate::gguf::load_trainable`]);
+//! - a LoRA adapter folder (`adapter_config.json`, `adapter_model.safetensors`, as
+//!   [`crate::lora::save_adapter`] writes it): its `base_model_name_or_path` plus the adapter.
+//!
+//! `${VAR}` and `${VAR:-default}` in a spec are replaced from the environment ([`expand_env`]),
+//! so a shipped config can name a cached file: `gguf:${GAUNTLET_SMOLLM2_GGUF:-smollm2.gguf}`.
+//! The model's own tokenizer and chat template come with it.
+
+use std::path::Path;
+
+use candle_core::Device;
+use candle_nn::VarMap;
+
+use crate::lora::{self, LoraConfig};
+use crate::{ChatModel, Config, Error, Result};
+
+/// Replaces `${VAR}` and `${VAR:-default}` with the variable's value (the default when it is
+/// unset or empty); an unset `${VAR}` without default is an error naming it.
+///
+/// ```
+/// use gauntlet_model::pretrained::expand_env;
+/// assert_eq!(expand_env("gguf:${GAUNTLET_NO_SUCH_VAR:-a.gguf}").unwrap(), "gguf:a.gguf");
+/// assert!(expand_env("${GAUNTLET_NO_SUCH_VAR}").is_err());
+/// assert_eq!(expand_env("plain").unwrap(), "plain");
+/// ```
+pub fn expand_env(s: &str) -> Result<String> {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(i) = rest.find("${") {
+        out.push_str(&rest[..i]);
+        let body = &rest[i + 2..];
+        let end =
+            body.find('}').ok_or_else(|| Error::Config(format!("`{s}`: `${{` without a closing `}}`")))?;
+        let (name, default) = match body[..end].split_once(":-") {
+            Some((n, d)) => (n, Some(d)),
+            None => (&body[..end], None),
+        };
+        match (std::env::var(name).ok().filter(|v| !v.is_empty()), default) {
+            (Some(v), _) => out.push_str(&v),
+            (None, Some(d)) => out.push_str(d),
+            (None, None) => {
+                return Err(Error::Config(format!("`{s}`: environment variable `{name}` is not set")));
+            }
+        }
+        rest = &body[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// Whether `dir` holds a LoRA adapter (and no full model).
+pub fn is_adapter(dir: &Path) -> bool {
+    dir.join("adapter_config.json").exists() && !dir.join("config.json").exists()
+}
+
+/// Loads a base model spec (folder or `gguf:FILE`, env-expanded) as a trainable `f32` model.
+pub fn load_base(spec: &str, device: &Device) -> Result<(ChatModel, VarMap, Config)> {
+    let spec = expand_env(spec)?;
+    if let Some(file) = spec.strip_prefix("gguf:") {
+        return crate::gguf::load_trainable(file, device);
+    }
+    let dir = Path::new(&spec);
+    if !dir.join("config.json").exists() {
+        return Err(Error::Config(format!(
+            "model `{spec}` is neither `gguf:FILE` nor a Hugging Face model folder with `config.json`"
+        )));
+    }
+    crate::checkpoint::load_chat(dir, device)
+}
+
+/// Loads `base` and applies the adapter in `adapter`: the model (base frozen), the adapter's
+/// trainable variables and its config.
+pub fn load_adapted(base: &str, adapter: &Path, device: &Device) -> Result<(ChatModel, VarMap, LoraConfig)> {
+    let (mut chat, _, _) = load_base(base, device)?;
+    let (vars, cfg) = lora::load_adapter(&mut chat.model, adapter)?;
+    Ok((chat, vars, cfg))
+}
+
+/// A policy for inference: `spec` (a model folder, `gguf:FILE` or an adapter folder, whose base
+/// is its `base_model_name_or_path`) plus, optionally, the adapter in `adapter`.
+pub fn load_policy(spec: &str, adapter: Option<&Path>, device: &Device) -> Result<ChatModel> {
+    let expanded = expand_env(spec)?;
+    if is_adapter(Path::new(&expanded)) {
+        if adapter.is_some() {
+            return Err(Error::Config(format!(
+                "`{spec}` is already an adapter; pass its base model instead"
+            )));
+        }
+        let (_, base) = lora::read_config(Path::new(&expanded))?;
+        return Ok(load_adapted(&base, Path::new(&expanded), device)?.0);
+    }
+    match adapter {
+        Some(a) => Ok(load_adapted(&expanded, a, device)?.0),
+        None if expanded.starts_with("gguf:") => crate::gguf::load(&expanded["gguf:".len()..], device),
+        None => Ok(load_base(&expanded, device)?.0),
+    }
+}
+
+/// Merges the adapter in `adapter` into `base` and writes a full Hugging Face model folder
+/// (weights, `config.json`, `tokenizer.json`, `tokenizer_config.json`) at `out`; without an
+/// adapter, writes the base itself (e.g. a GGUF file as a `transformers` folder).
+pub fn export(base: &str, adapter: Option<&Path>, out: &Path) -> Result<()> {
+    let dev = Device::Cpu;
+    let (chat, cfg) = match adapter {
+        Some(a) => {
+            let (chat, _, _) = load_adapted(base, a, &dev)?;
+            let cfg = chat.model.cfg.clone();
+            (ChatModel { model: lora::merge(&chat.model)?, ..chat }, cfg)
+        }
+        None => {
+            let (chat, _, cfg) = load_base(base, &dev)?;
+            (chat, cfg)
+        }
+    };
+    let tensors = chat.model.named_tensors()?.into_iter().collect();
+    let (_, varmap) = crate::checkpoint::from_tensors(&cfg, &tensors, base, &dev)?;
+    crate::checkpoint::save_chat(out, &varmap, &cfg, &chat.tokenizer, &chat.template, &[])
+}

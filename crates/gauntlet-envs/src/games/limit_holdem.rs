@@ -9,7 +9,7 @@
 //! seven cards wins the pot (equal hands split). **Returns** are the net chips over the match,
 //! zero-sum; `success()` is a seat-0 win.
 //!
-//! **Levels** set the number of hands: 1, 3, 5, 9, 15, the seats alternating as the small
+//! **Levels** set the number of hands: 1, 3, 5, 11, 25, the seats alternating as the small
 //! blind.
 //!
 //! **Oracle** (its cards, the board and the betting only): its equity, the chance its hand beats
@@ -136,7 +136,7 @@ impl Hand for HoldemHand {
                                  public cards), turn and river. Bets are 2 chips (preflop, flop) or 4 (turn, \
                                  river), at most 4 per round. Check or bet; facing a bet call, raise or fold. Best \
                                  five of seven cards wins.";
-    const HANDS: [usize; 5] = [1, 3, 5, 9, 15];
+    const HANDS: [usize; 5] = [1, 3, 5, 11, 25];
 
     fn deal(rng: &mut Rng) -> Self {
         let d: Vec<u8> = rng.sample_indices(52, 9).into_iter().map(|c| c as u8).collect();

@@ -40,9 +40,16 @@ pub struct TrainConfig {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ModelConfig {
-    /// `"scratch"` (a fresh Llama with ChatML and the tokenizer below) or the path of a checkpoint
-    /// folder (`config.json`, `model.safetensors`, `tokenizer.json`, `tokenizer_config.json`).
+    /// `"scratch"` (a fresh Llama with ChatML and the tokenizer below), a Hugging Face model
+    /// folder of the Llama, Qwen2 or Qwen3 family (`config.json`, `model.safetensors`,
+    /// `tokenizer.json`, `tokenizer_config.json`), or `gguf:FILE` (dequantized to trainable `f32`
+    /// weights); `${VAR}` / `${VAR:-default}` are taken from the environment. A pretrained model
+    /// brings its own tokenizer and chat template.
     pub init: String,
+    /// Train a LoRA adapter instead of every weight (`[model.lora]`: `rank`, `alpha`, `dropout`,
+    /// `target_modules`); checkpoints then hold only the adapter, in the PEFT layout.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lora: Option<gauntlet_model::lora::LoraConfig>,
     /// Width of the residual stream (scratch only).
     pub hidden_size: usize,
     /// Decoder blocks (scratch only).
@@ -301,6 +308,7 @@ impl Default for ModelConfig {
     fn default() -> Self {
         ModelConfig {
             init: "scratch".into(),
+            lora: None,
             hidden_size: 128,
             num_hidden_layers: 4,
             num_attention_heads: 4,
@@ -510,6 +518,12 @@ impl TrainConfig {
         }
         if self.model.tokenizer == "bpe" && self.model.vocab_size < 260 {
             return Err(format!("`model.vocab_size` must be at least 260, got {}", self.model.vocab_size));
+        }
+        if let Some(l) = &self.model.lora {
+            l.validate().map_err(|e| e.to_string())?;
+            if self.rl.opponent == "pool" {
+                return Err("`rl.opponent = \"pool\"` is not supported with `[model.lora]` yet".into());
+            }
         }
         if self.model.init == "scratch"
             && !self.model.hidden_size.is_multiple_of(self.model.num_attention_heads.max(1))

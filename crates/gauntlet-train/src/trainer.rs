@@ -16,7 +16,7 @@ use candle_core::Device;
 use candle_nn::VarMap;
 use gauntlet_core::rng::{splitmix64, stable_hash};
 use gauntlet_core::Rng;
-use gauntlet_model::{checkpoint, ChatModel, ChatTemplate, Llama, SamplingParams, Tokenizer};
+use gauntlet_model::{checkpoint, lora, ChatModel, ChatTemplate, Llama, SamplingParams, Tokenizer};
 use gauntlet_rollout::LocalPolicy;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
@@ -92,7 +92,23 @@ pub(crate) fn step_rng(seed: u64, phase: &str, step: usize) -> Rng {
 }
 
 fn model_files(dir: &Path) -> bool {
-    dir.join("config.json").exists()
+    dir.join("config.json").exists() || dir.join("adapter_config.json").exists()
+}
+
+/// The policy saved in a checkpoint folder of this run: a full model, or (with `[model.lora]`)
+/// the run's base model `model.init` plus the adapter saved there. Returns the trainable
+/// variables (the adapter's for LoRA) and the model's configuration.
+fn load_policy_dir(
+    cfg: &TrainConfig,
+    dir: &Path,
+) -> Result<(ChatModel, VarMap, gauntlet_model::Config), TrainError> {
+    if cfg.model.lora.is_some() {
+        let (chat, adapter, _) =
+            gauntlet_model::pretrained::load_adapted(&cfg.model.init, dir, &Device::Cpu)?;
+        let model_cfg = chat.model.cfg.clone();
+        return Ok((chat, adapter, model_cfg));
+    }
+    Ok(checkpoint::load_chat(dir, &Device::Cpu)?)
 }
 
 impl Trainer {
@@ -131,7 +147,15 @@ impl Trainer {
             let (model, varmap) = checkpoint::new_model(&mc, &dev, cfg.seed)?;
             (ChatModel { model, tokenizer, template }, varmap, mc)
         } else {
-            checkpoint::load_chat(&cfg.model.init, &dev)?
+            gauntlet_model::pretrained::load_base(&cfg.model.init, &dev)?
+        };
+        let (chat, varmap) = match &cfg.model.lora {
+            Some(l) => {
+                let mut chat = chat;
+                let adapter = lora::attach(&mut chat.model, l, cfg.seed)?;
+                (chat, adapter)
+            }
+            None => (chat, varmap),
         };
         let opt = AdamW::new(vars(&varmap), cfg.sft.optim.clone())?;
         let metrics = MetricsLog::open(&run_dir.join("metrics.jsonl"), 0)
@@ -171,7 +195,7 @@ impl Trainer {
             &std::fs::read_to_string(&state_path).map_err(|e| TrainError::io("read", &state_path, e))?,
         )
         .map_err(|e| TrainError::Config(format!("{}: {e}", state_path.display())))?;
-        let (chat, varmap, model_cfg) = checkpoint::load_chat(&ckpt, &Device::Cpu)?;
+        let (chat, varmap, model_cfg) = load_policy_dir(&cfg, &ckpt)?;
         let optim = if state.sft_step < cfg.sft.steps { &cfg.sft.optim } else { &cfg.rl.optim };
         let mut opt = AdamW::new(vars(&varmap), optim.clone())?;
         let moments = ckpt.join("optimizer.safetensors");
@@ -202,7 +226,7 @@ impl Trainer {
         }
         if t.cfg.rl.kl_coef > 0.0 && t.state.sft_step >= t.cfg.sft.steps {
             t.reference =
-                Some(checkpoint::load(t.run_dir.join("checkpoints").join("rl-start"), &Device::Cpu)?.0);
+                Some(load_policy_dir(&t.cfg, &t.run_dir.join("checkpoints").join("rl-start"))?.0.model);
         }
         Ok(t)
     }
@@ -237,7 +261,7 @@ impl Trainer {
                 let dir = self.run_dir.join("checkpoints").join("rl-start");
                 self.save_checkpoint(&dir)?;
                 // A deep copy: the live model's tensors share storage with the trained variables.
-                self.reference = Some(checkpoint::load(&dir, &Device::Cpu)?.0);
+                self.reference = Some(load_policy_dir(&self.cfg, &dir)?.0.model);
             }
             if self.state.rl_step == 0 {
                 // RL starts with fresh moments, as a separate RL job from the SFT checkpoint
@@ -401,6 +425,21 @@ impl Trainer {
         let moments = std::fs::read(&tmp).map_err(|e| TrainError::io("read", &tmp, e))?;
         let _ = std::fs::remove_file(&tmp);
         let state = serde_json::to_vec_pretty(&self.state).expect("state serialises");
+        if let Some(l) = &self.cfg.model.lora {
+            // Only the adapter (PEFT layout) and its moments: the base is `model.init`.
+            let base = gauntlet_model::pretrained::expand_env(&self.cfg.model.init)?;
+            let files = vec![
+                ("tokenizer.json".to_string(), self.chat.tokenizer.to_json()?.into_bytes()),
+                (
+                    "tokenizer_config.json".to_string(),
+                    self.chat.template.to_tokenizer_config().to_string().into_bytes(),
+                ),
+                ("trainer_state.json".into(), state),
+                ("optimizer.safetensors".into(), moments),
+            ];
+            lora::save_adapter(dir, &self.varmap, l, &base, &files)?;
+            return Ok(());
+        }
         checkpoint::save_chat(
             dir,
             &self.varmap,

@@ -173,3 +173,58 @@ fn against_an_unbeatable_opponent_the_learner_never_wins() {
     assert!(rl.iter().all(|r| r["success"].as_f64() == Some(0.0)), "{rl:?}");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Issue 17: LoRA on a pretrained folder (named through `${VAR:-default}`): checkpoints hold
+/// only the PEFT adapter and its moments, and a killed run resumes bit for bit.
+#[test]
+fn a_tiny_lora_run_writes_a_peft_adapter_and_resumes_exactly() {
+    use gauntlet_model::{checkpoint, ChatTemplate, Config, Tokenizer};
+    let base = tmp("lora-base");
+    let tok = Tokenizer::bytes();
+    let mut mc = Config::tiny(tok.vocab_size());
+    mc.model_type = "qwen3".into();
+    mc.max_position_embeddings = 512;
+    let (_, vars) = checkpoint::new_model(&mc, &candle_core::Device::Cpu, 9).unwrap();
+    checkpoint::save_chat(&base, &vars, &mc, &tok, &ChatTemplate::chatml(), &[]).unwrap();
+    let cfg = |dir: &std::path::Path| {
+        let mut c = tiny(dir);
+        c.model.init = format!("${{GAUNTLET_NO_SUCH_VAR_17:-{}}}", base.display());
+        c.model.lora = Some(gauntlet_model::lora::LoraConfig { rank: 2, alpha: 4.0, ..Default::default() });
+        c.rl.kl_coef = 0.01;
+        c
+    };
+    let a = tmp("lora-a");
+    Trainer::new(cfg(&a)).unwrap().run(&mut Quiet).unwrap();
+    for f in ["final/adapter_config.json", "final/adapter_model.safetensors", "final/optimizer.safetensors"] {
+        assert!(a.join(f).exists(), "missing {f}");
+    }
+    assert!(!a.join("final/model.safetensors").exists(), "a LoRA checkpoint holds only the adapter");
+    let acfg: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(a.join("final/adapter_config.json")).unwrap()).unwrap();
+    assert_eq!(acfg["peft_type"], "LORA");
+    assert_eq!(acfg["r"], 2);
+    assert_eq!(acfg["base_model_name_or_path"], base.display().to_string());
+    let names =
+        candle_core::safetensors::load(a.join("final/adapter_model.safetensors"), &candle_core::Device::Cpu)
+            .unwrap();
+    assert!(names.contains_key("base_model.model.model.layers.0.self_attn.q_proj.lora_A.weight"));
+    assert_eq!(names.len(), 2 * 2 * 7);
+
+    let b = tmp("lora-b");
+    let mut t = Trainer::new(cfg(&b)).unwrap();
+    t.stop_after = Some(5);
+    t.run(&mut Quiet).unwrap();
+    drop(t);
+    let mut t = Trainer::resume(&b).unwrap();
+    t.run(&mut Quiet).unwrap();
+    let (ra, rb) = (comparable(&a), comparable(&b));
+    assert_eq!(ra, rb);
+    assert_eq!(
+        std::fs::read(a.join("final/adapter_model.safetensors")).unwrap(),
+        std::fs::read(b.join("final/adapter_model.safetensors")).unwrap(),
+        "bit-identical final adapter"
+    );
+    for d in [&a, &b, &base] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}

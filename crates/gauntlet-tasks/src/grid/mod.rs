@@ -15,6 +15,7 @@ pub mod skyscraper;
 pub mod sudoku;
 pub mod sudoku_engine;
 pub mod sudoku_geom;
+pub mod tents;
 
 use gauntlet_core::DynTask;
 use std::sync::Arc;
@@ -31,6 +32,7 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(skyscraper::Skyscraper),
         Arc::new(kakurasu::Kakurasu),
         Arc::new(nonogram::Nonogram),
+        Arc::new(tents::Tents),
     ]
 }
 

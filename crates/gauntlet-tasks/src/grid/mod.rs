@@ -6,6 +6,7 @@ pub mod binairo_solver;
 pub mod calcudoku;
 pub mod futoshiki;
 pub mod futoshiki_solver;
+pub mod hitori;
 pub mod kakurasu;
 pub mod line_solver;
 pub mod magic_square;
@@ -33,6 +34,7 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(kakurasu::Kakurasu),
         Arc::new(nonogram::Nonogram),
         Arc::new(tents::Tents),
+        Arc::new(hitori::Hitori),
     ]
 }
 

@@ -2,8 +2,9 @@
 //! shaded cells share an edge, and the unshaded cells stay connected.
 //!
 //! **Generates** a random Latin square of side `n` (a cyclic square with rows, columns and
-//! symbols permuted), picks shaded cells in random order (each kept when it touches no shaded
-//! cell and leaves the unshaded cells connected), and rewrites every shaded cell's number to a
+//! symbols permuted), visits the cells in random order and shades each with probability 0.9 when
+//! it touches no shaded cell and leaves the unshaded cells connected (dense shadings leave little
+//! room for a second solution), and rewrites every shaded cell's number to a
 //! copy of an unshaded number in its row or column, so it must be shaded. A grid is redrawn until
 //! it has exactly one solution, proven by the solver below (row-by-row enumeration of shading
 //! masks with row and column repeat checks, edge-adjacency checks, and a connectivity cut: an
@@ -196,7 +197,7 @@ fn draw(rng: &mut Rng, n: usize) -> Vec<Vec<u8>> {
     for k in rng.permutation(n * n) {
         let (r, c) = (k / n, k % n);
         let near = [(r.wrapping_sub(1), c), (r + 1, c), (r, c.wrapping_sub(1)), (r, c + 1)];
-        if near.iter().any(|&(a, b)| a < n && b < n && black[a][b]) || !rng.chance(0.6) {
+        if near.iter().any(|&(a, b)| a < n && b < n && black[a][b]) || !rng.chance(0.9) {
             continue;
         }
         black[r][c] = true;

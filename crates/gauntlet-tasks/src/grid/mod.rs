@@ -6,6 +6,7 @@ pub mod binairo_solver;
 pub mod calcudoku;
 pub mod futoshiki;
 pub mod futoshiki_solver;
+pub mod hitori;
 pub mod kakurasu;
 pub mod line_solver;
 pub mod magic_square;
@@ -15,6 +16,7 @@ pub mod skyscraper;
 pub mod sudoku;
 pub mod sudoku_engine;
 pub mod sudoku_geom;
+pub mod tents;
 
 use gauntlet_core::DynTask;
 use std::sync::Arc;
@@ -31,6 +33,8 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(skyscraper::Skyscraper),
         Arc::new(kakurasu::Kakurasu),
         Arc::new(nonogram::Nonogram),
+        Arc::new(tents::Tents),
+        Arc::new(hitori::Hitori),
     ]
 }
 

@@ -4,6 +4,7 @@
 pub mod blocksworld;
 pub mod hanoi;
 pub mod moves;
+pub mod rush_hour;
 pub mod sliding_puzzle;
 pub mod sokoban;
 pub mod sokoban_map;
@@ -22,5 +23,6 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(stack_permutation::StackPermutation),
         Arc::new(water_jugs::WaterJugs),
         Arc::new(blocksworld::Blocksworld),
+        Arc::new(rush_hour::RushHour),
     ]
 }

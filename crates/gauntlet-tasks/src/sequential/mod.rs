@@ -4,6 +4,8 @@
 pub mod blocksworld;
 pub mod hanoi;
 pub mod moves;
+pub mod peg_solitaire;
+pub mod rush_hour;
 pub mod sliding_puzzle;
 pub mod sokoban;
 pub mod sokoban_map;
@@ -22,5 +24,7 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(stack_permutation::StackPermutation),
         Arc::new(water_jugs::WaterJugs),
         Arc::new(blocksworld::Blocksworld),
+        Arc::new(rush_hour::RushHour),
+        Arc::new(peg_solitaire::PegSolitaire),
     ]
 }

@@ -70,17 +70,18 @@ if ! "$oenv/bin/python" -c "import openenv.core, pytest" >/dev/null 2>&1; then
   fi
 fi
 
-# LoRA/pretrained tests compare with the real `transformers` + `peft` (crates/gauntlet-model/tests/peft.rs):
-# a venv with CPU torch created once next to the SmolLM2 cache (the PyTorch CPU index first, PyPI's
-# torch when that index is unreachable). Without network those tests skip with a message.
+# LoRA/pretrained tests compare with the real `transformers` + `peft` (crates/gauntlet-model/tests/peft.rs),
+# and tests/trl runs the real `trl` GRPOTrainer: a venv with CPU torch created once next to the
+# SmolLM2 cache (the PyTorch CPU index first, PyPI's torch when that index is unreachable).
+# Without network those tests skip with a message.
 tvenv="${GAUNTLET_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gauntlet}/venv-torch"
 if [ -z "${GAUNTLET_TORCH_PYTHON:-}" ]; then
-  if ! "$tvenv/bin/python" -c "import torch, transformers, peft, safetensors, gguf" >/dev/null 2>&1; then
-    echo "creating $tvenv with torch, transformers, peft, gguf, safetensors (large, once) ..." >&2
+  if ! "$tvenv/bin/python" -c "import torch, transformers, peft, safetensors, gguf, trl, datasets, pytest" >/dev/null 2>&1; then
+    echo "creating $tvenv with torch, transformers, peft, gguf, safetensors, trl, datasets (large, once) ..." >&2
     if python3 -m venv "$tvenv" >&2 \
       && { "$tvenv/bin/python" -m pip install --quiet torch --index-url https://download.pytorch.org/whl/cpu >&2 \
         || "$tvenv/bin/python" -m pip install --quiet torch >&2; } \
-      && "$tvenv/bin/python" -m pip install --quiet transformers peft gguf safetensors >&2; then
+      && "$tvenv/bin/python" -m pip install --quiet transformers peft gguf safetensors trl datasets pytest >&2; then
       echo "installed torch, transformers and peft into $tvenv" >&2
     else
       echo "could not install torch/transformers/peft (offline?): the PEFT comparison tests will skip" >&2
@@ -107,12 +108,23 @@ if "$pyvenv/bin/python" -c "import maturin, pytest, numpy" >/dev/null 2>&1; then
   (
     export VIRTUAL_ENV="$pyvenv" PATH="$pyvenv/bin:$PATH"
     maturin develop --quiet >&2
-    ruff check python tests/python
-    ruff format --check python tests/python
+    ruff check python tests/python tests/trl
+    ruff format --check python tests/python tests/trl
     GAUNTLET_BIN="${GAUNTLET_BIN:-$PWD/target/debug/gauntlet}" python -m pytest tests/python -q
   )
 else
   echo "skipping the Python package tests: no venv with maturin and pytest at $pyvenv" >&2
+fi
+
+# TRL end to end (tests/trl): GRPOTrainer from the torch venv, with the package built above
+# (maturin develop leaves the extension in python/gauntlet) on PYTHONPATH.
+if [ -n "${GAUNTLET_TORCH_PYTHON:-}" ] && [ -f python/gauntlet/_core.abi3.so ] \
+  && "$GAUNTLET_TORCH_PYTHON" -c "import trl, datasets, pytest" >/dev/null 2>&1; then
+  started=$SECONDS
+  PYTHONPATH="$PWD/python" TRL_EXPERIMENTAL_SILENCE=1 "$GAUNTLET_TORCH_PYTHON" -m pytest -q -p no:cacheprovider tests/trl
+  echo "TRL tests (trl GRPOTrainer): $((SECONDS - started)) s" >&2
+else
+  echo "skipping tests/trl: no torch venv with trl and datasets, or the Python package was not built" >&2
 fi
 
 # The OpenEnv tests drive the `gauntlet` binary that `cargo test` built above.

@@ -1,9 +1,10 @@
 """A verl agent loop that plays gauntlet's multi-turn environments and games inside verl's rollout.
 
 Registered as ``gauntlet`` (rows select it with ``agent_name: gauntlet``); importing this module
-needs the ``verl`` package. verl loads it from the agent-loop config this package ships::
+needs the ``verl`` package. verl loads it from the agent-loop config this package ships
+(:data:`gauntlet.verl.AGENT_LOOP_CONFIG` is its path)::
 
-    actor_rollout_ref.rollout.agent.agent_loop_config_path=$(python -c "import gauntlet.verl as g; print(g.AGENT_LOOP_CONFIG)")
+    actor_rollout_ref.rollout.agent.agent_loop_config_path=/path/to/gauntlet/verl_agent_loop.yaml
 
 Rows come from :func:`gauntlet.verl.agent_rows` (or :func:`gauntlet.verl.write_agent_rows`):
 ``extra_info`` names the environment (``env``), ``seed``, ``level`` and ``seat``. One run plays
@@ -44,13 +45,19 @@ from collections.abc import Mapping
 from typing import Any
 from uuid import uuid4
 
-from verl.experimental.agent_loop.agent_loop import AgentLoopBase, AgentLoopMetrics, AgentLoopOutput, register
+from verl.experimental.agent_loop.agent_loop import (
+    AgentLoopBase,
+    AgentLoopMetrics,
+    AgentLoopOutput,
+    _agent_loop_registry,
+    register,
+)
 from verl.utils.profiler import simple_timer
 from verl.utils.tokenizer.continuous_token_wiring import create_continuous_token_builder
 
 from .envs import Env, GameEnv, advance_to_seat, make, seat_view
 from .errors import BadRowError
-from .verl import PREFIX
+from .verl import AGENT_NAME, PREFIX
 
 __all__ = ["GauntletAgentLoop"]
 
@@ -104,7 +111,14 @@ class _Episode:
         self.format_errors = 0
 
 
-@register("gauntlet")
+def _register(cls: type[AgentLoopBase]) -> type[AgentLoopBase]:
+    """verl's ``@register``, unless an agent-loop config already named the loop: verl imports this
+    module while instantiating that entry, and the plain decorator would replace the entry (and
+    its settings) with a bare one."""
+    return cls if AGENT_NAME in _agent_loop_registry else register(AGENT_NAME)(cls)
+
+
+@_register
 class GauntletAgentLoop(AgentLoopBase):
     """Plays one gauntlet environment or game episode per row (see the module doc).
 

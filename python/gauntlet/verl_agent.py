@@ -162,10 +162,15 @@ class GauntletAgentLoop(AgentLoopBase):
         """Play the episode the row names; see the module doc for the output's fields."""
         name, seed, level, seat = _episode_spec(kwargs)
         env = make(name, level=level)
+        if not 0 <= seat < env.num_seats:
+            err = BadRowError(f"`extra_info.seat` must be in 0..{env.num_seats - 1} for `{env.name}`, got {seat}")
+            err.field = "extra_info.seat"
+            raise err
         env.reset(seed=seed, options={"level": level})
         advance_to_seat(env, seat)
         observation, anchor = seat_view(env, seat)
-        messages = [dict(m) for m in kwargs.get("raw_prompt", kwargs.get("prompt")) or []]
+        prompt = kwargs.get("raw_prompt", kwargs.get("prompt"))
+        messages = [dict(m) for m in (prompt if prompt is not None else [])]
         if not (messages and messages[-1].get("role") == "user" and messages[-1].get("content") == observation):
             messages.append({"role": "user", "content": observation})
         metrics: dict[str, Any] = {}

@@ -113,7 +113,8 @@ class PolicyServerClient(LLMServerClient):
     def __init__(self, config, url: str, tokenizer):
         super().__init__(config, load_balancer_handle=None)
         self.url, self.tokenizer = url, tokenizer
-        self.calls: dict[str, list[list[int]]] = {}
+        self.calls: dict[str, list[list[int]]] = {}  # request id -> the sampled ids of each turn
+        self.logprobs: dict[str, list[list[float]]] = {}  # request id -> their log-probs
         self.retokenised = 0  # later prompts the server tokenised differently (same text)
         self.errors = 0  # first prompts it tokenised differently, or prompts with other text
 
@@ -151,10 +152,10 @@ class PolicyServerClient(LLMServerClient):
             self.retokenised += 1
             self.errors += bool(not turns or self.tokenizer.decode(served) != self.tokenizer.decode(prompt_ids))
         choice = reply["choices"][0]
+        logprobs = [t["logprob"] for t in choice["logprobs"]["content"]]
         turns.append(choice["token_ids"])
-        return TokenOutput(
-            token_ids=choice["token_ids"], log_probs=[t["logprob"] for t in choice["logprobs"]["content"]]
-        )
+        self.logprobs.setdefault(request_id, []).append(logprobs)
+        return TokenOutput(token_ids=choice["token_ids"], log_probs=logprobs)
 
 
 class OracleClient(LLMServerClient):
@@ -165,6 +166,7 @@ class OracleClient(LLMServerClient):
         self.tokenizer = tokenizer
         self.replicas: dict[str, tuple] = {}
         self.calls: dict[str, list[list[int]]] = {}
+        self.logprobs: dict[str, list[list[float]]] = {}
 
     async def generate(self, request_id, *, prompt_ids, sampling_params, **kwargs) -> TokenOutput:
         text = self.tokenizer.decode(prompt_ids, skip_special_tokens=False)
@@ -179,8 +181,10 @@ class OracleClient(LLMServerClient):
             env.step(self.tokenizer.decode(self.calls[request_id][-1], skip_special_tokens=True))
             advance_to_seat(env, seat)
         ids = self.tokenizer.encode(f"<answer>{env.oracle_action()}</answer><|im_end|>", add_special_tokens=False)
+        logprobs = [-0.25 - 0.01 * k for k in range(len(ids))]
         self.calls.setdefault(request_id, []).append(ids)
-        return TokenOutput(token_ids=ids, log_probs=[-0.25] * len(ids))
+        self.logprobs.setdefault(request_id, []).append(logprobs)
+        return TokenOutput(token_ids=ids, log_probs=logprobs)
 
 
 def runs(mask: list[int]) -> list[tuple[int, int, int]]:
@@ -193,8 +197,10 @@ def runs(mask: list[int]) -> list[tuple[int, int, int]]:
     return out
 
 
-def check_sample(out: DataProto, i: int, tokenizer, replies: list[list[int]]) -> dict:
-    """Check sample `i` of a rollout against the replies the server sampled; returns its fields."""
+def check_sample(out: DataProto, i: int, tokenizer, client, request_id: str) -> dict:
+    """Check sample `i` of a rollout against the replies the server sampled for `request_id`;
+    returns its fields."""
+    replies, reply_logprobs = client.calls[request_id], client.logprobs[request_id]
     b, nt = out.batch, out.non_tensor_batch
     plen = b["prompts"].shape[1]
     attention = b["attention_mask"][i].tolist()
@@ -210,9 +216,9 @@ def check_sample(out: DataProto, i: int, tokenizer, replies: list[list[int]]) ->
     assert [list(s) for s in model_runs] == [list(s) for s in extra["turn_spans"]]
     assert len(model_runs) == len(replies) == len(extra["actions"])
     # Mask 1 exactly on the sampled tokens, with their log-probs.
-    for (s, e), sampled in zip(model_runs, replies, strict=True):
+    for (s, e), sampled, sampled_logprobs in zip(model_runs, replies, reply_logprobs, strict=True):
         assert response[s:e] == sampled[: e - s]
-        assert all(lp < 0 for lp in logprobs[s:e])
+        assert logprobs[s:e] == pytest.approx(sampled_logprobs[: e - s], rel=1e-6, abs=1e-7)
     # Mask 0 exactly on the environment's messages as the chat template renders them.
     for v, s, e in runs(mask):
         if v == 0:
@@ -294,7 +300,7 @@ def test_served_model(model_dir, tokenizer, policy_server, tmp_path):
     assert len(request_ids) == 4
     turns = []
     for i in range(4):
-        sample = check_sample(out, i, tokenizer, match_calls(client.calls, out, i, tokenizer))
+        sample = check_sample(out, i, tokenizer, client, match_calls(client.calls, out, i, tokenizer))
         reward = out.batch["rm_scores"][i].tolist()
         assert reward[sample["n"] - 1] == pytest.approx(replay(sample, tokenizer))
         assert sum(reward) == reward[sample["n"] - 1]
@@ -302,12 +308,12 @@ def test_served_model(model_dir, tokenizer, policy_server, tmp_path):
     assert max(turns) >= 2, f"episodes should last several turns, got {turns}"
 
 
-def match_calls(calls: dict, out: DataProto, i: int, tokenizer) -> list[list[int]]:
-    """The server replies of the trajectory that produced sample `i` (matched by its actions)."""
+def match_calls(calls: dict, out: DataProto, i: int, tokenizer) -> str:
+    """The request id of the trajectory that produced sample `i` (matched by its actions)."""
     actions = list(out.non_tensor_batch["actions"][i])
-    for replies in calls.values():
+    for request_id, replies in calls.items():
         if [tokenizer.decode(r, skip_special_tokens=True) for r in replies] == actions:
-            return replies
+            return request_id
     raise AssertionError(f"no server trajectory matches sample {i}: {actions}")
 
 
@@ -335,8 +341,8 @@ def test_oracle_replies(model_dir, tokenizer, tmp_path):
     client = OracleClient(config, tokenizer)
     out = run_worker(config, client, batch_of(config, tokenizer, files, n=1))
     for i, (name, seat) in enumerate((("guess_number", 0), ("tic_tac_toe", 1))):
-        replies = next(iter(v for k, v in client.calls.items() if client.replicas[k][0].name == name))
-        sample = check_sample(out, i, tokenizer, replies)
+        request_id = next(k for k in client.calls if client.replicas[k][0].name == name)
+        sample = check_sample(out, i, tokenizer, client, request_id)
         returns, _, _ = gauntlet.play_episode(name, 0, 1, "oracle")
         assert replay(sample, tokenizer) == returns[seat] == out.batch["rm_scores"][i].sum().item()
         assert len(sample["turn_spans"]) >= 2

@@ -108,8 +108,8 @@ if "$pyvenv/bin/python" -c "import maturin, pytest, numpy" >/dev/null 2>&1; then
   (
     export VIRTUAL_ENV="$pyvenv" PATH="$pyvenv/bin:$PATH"
     maturin develop --quiet >&2
-    ruff check python tests/python tests/trl
-    ruff format --check python tests/python tests/trl
+    ruff check python tests/python tests/trl tests/verifiers examples
+    ruff format --check python tests/python tests/trl tests/verifiers examples
     GAUNTLET_BIN="${GAUNTLET_BIN:-$PWD/target/debug/gauntlet}" python -m pytest tests/python -q
   )
 else
@@ -125,6 +125,24 @@ if [ -n "${GAUNTLET_TORCH_PYTHON:-}" ] && [ -f python/gauntlet/_core.abi3.so ] \
   echo "TRL tests (trl GRPOTrainer): $((SECONDS - started)) s" >&2
 else
   echo "skipping tests/trl: no torch venv with trl and datasets, or the Python package was not built" >&2
+fi
+
+# verifiers (tests/verifiers): `vf-eval gauntlet` from a venv with the verifiers library and `uv`
+# (verifiers runs its chat program as a uv script; its few dependencies come from PyPI once,
+# then from uv's cache), against `gauntlet serve policy` with SmolLM2.
+vvenv="${GAUNTLET_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gauntlet}/venv-verifiers"
+if ! "$vvenv/bin/python" -c "import verifiers.v1, pytest" >/dev/null 2>&1 || [ ! -x "$vvenv/bin/uv" ]; then
+  echo "creating $vvenv with verifiers, uv and pytest (PyPI) ..." >&2
+  python3 -m venv "$vvenv" >&2 && "$vvenv/bin/python" -m pip install --quiet verifiers uv pytest >&2 \
+    || echo "could not install verifiers (offline?): tests/verifiers will skip" >&2
+fi
+if [ -f python/gauntlet/_core.abi3.so ] && "$vvenv/bin/python" -c "import verifiers.v1, pytest" >/dev/null 2>&1; then
+  started=$SECONDS
+  GAUNTLET_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/gauntlet" PYTHONPATH="$PWD/python" \
+    "$vvenv/bin/python" -m pytest -q -p no:cacheprovider tests/verifiers
+  echo "verifiers tests (vf-eval): $((SECONDS - started)) s" >&2
+else
+  echo "skipping tests/verifiers: no venv with verifiers, or the Python package was not built" >&2
 fi
 
 # The OpenEnv tests drive the `gauntlet` binary that `cargo test` built above.

@@ -108,8 +108,8 @@ if "$pyvenv/bin/python" -c "import maturin, pytest, numpy" >/dev/null 2>&1; then
   (
     export VIRTUAL_ENV="$pyvenv" PATH="$pyvenv/bin:$PATH"
     maturin develop --quiet >&2
-    ruff check python tests/python tests/trl tests/verifiers examples
-    ruff format --check python tests/python tests/trl tests/verifiers examples
+    ruff check python tests/python tests/trl tests/verl tests/verifiers examples
+    ruff format --check python tests/python tests/trl tests/verl tests/verifiers examples
     GAUNTLET_BIN="${GAUNTLET_BIN:-$PWD/target/debug/gauntlet}" python -m pytest tests/python -q
   )
 else
@@ -125,6 +125,27 @@ if [ -n "${GAUNTLET_TORCH_PYTHON:-}" ] && [ -f python/gauntlet/_core.abi3.so ] \
   echo "TRL tests (trl GRPOTrainer): $((SECONDS - started)) s" >&2
 else
   echo "skipping tests/trl: no torch venv with trl and datasets, or the Python package was not built" >&2
+fi
+
+# verl (tests/verl): the real `verl` from a venv that reuses the torch venv's packages through a
+# .pth file (no second torch download); verl's own pins (transformers, ...) win inside it.
+lvenv="${GAUNTLET_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gauntlet}/venv-verl"
+if [ -n "${GAUNTLET_TORCH_PYTHON:-}" ] && ! "$lvenv/bin/python" -c "import verl, pytest" >/dev/null 2>&1; then
+  echo "creating $lvenv with verl (PyPI; torch from $GAUNTLET_TORCH_PYTHON) ..." >&2
+  if python3 -m venv "$lvenv" >&2; then
+    "$GAUNTLET_TORCH_PYTHON" -c "import sysconfig; print(sysconfig.get_paths()['purelib'])" \
+      > "$("$lvenv/bin/python" -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")/torch-venv.pth"
+    "$lvenv/bin/python" -m pip install --quiet verl pytest >&2 \
+      || echo "could not install verl (offline?): tests/verl will skip" >&2
+  fi
+fi
+if [ -f python/gauntlet/_core.abi3.so ] && "$lvenv/bin/python" -c "import verl, pytest" >/dev/null 2>&1; then
+  started=$SECONDS
+  GAUNTLET_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/gauntlet" PYTHONPATH="$PWD/python" \
+    "$lvenv/bin/python" -m pytest -q -p no:cacheprovider tests/verl
+  echo "verl tests: $((SECONDS - started)) s" >&2
+else
+  echo "skipping tests/verl: no venv with verl, or the Python package was not built" >&2
 fi
 
 # verifiers (tests/verifiers): `vf-eval gauntlet` from a venv with the verifiers library and `uv`

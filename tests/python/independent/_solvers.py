@@ -204,3 +204,26 @@ def filter_by_tuples(dom: Dom, cells: list[tuple[int, int]], ok: Callable[[tuple
             dom[c] = support[i]
             changed = True
     return changed
+
+
+def sum_step(groups: list[tuple[list[tuple[int, int]], int, int]]):
+    """Propagation for 0/1 cells: each group's number of ones lies in [lo, hi]."""
+
+    def step(d: Dom) -> bool | None:
+        changed = False
+        for cells, lo, hi in groups:
+            ones = sum(1 for c in cells if d[c] == {1})
+            free = [c for c in cells if len(d[c]) > 1]
+            if ones > hi or ones + len(free) < lo:
+                return None
+            if free and ones == hi:
+                for c in free:
+                    d[c] = {0}
+                changed = changed or bool(free)
+            elif free and ones + len(free) == lo:
+                for c in free:
+                    d[c] = {1}
+                changed = True
+        return changed
+
+    return step

@@ -7,6 +7,7 @@ entry's serialized problem.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -17,7 +18,9 @@ LEVELS = (1, 2, 3, 4, 5)
 
 
 def entries(name: str, level: int, n: int, seed: int = 1000) -> Iterator[tuple[Any, dict[str, Any]]]:
-    """(dataset, entry) for `n` seeds of one family at one level."""
+    """(dataset, entry) for `n` seeds of one family at one level ($GAUNTLET_INDEPENDENT_SEEDS overrides `n`
+    for a longer sweep)."""
+    n = int(os.environ.get("GAUNTLET_INDEPENDENT_SEEDS", n))
     data = gauntlet.create_dataset(name, size=n, seed=seed + 97 * level, level=level)
     for entry in data:
         yield data, entry

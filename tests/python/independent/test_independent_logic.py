@@ -308,3 +308,133 @@ def test_self_reference(level):
         for _ in range(8):
             a = [rng.random() < 0.5 for _ in range(n)]
             agree(data, entry, ", ".join(f"{i + 1}: {'T' if v else 'F'}" for i, v in enumerate(a)), ok(a), "random")
+
+
+# ---------------------------------------------------------------- knights_knaves
+
+
+def split_top(s, sep):
+    """Every split of s at an occurrence of `sep` outside parentheses and quotes."""
+    depth, quote, out = 0, False, []
+    for i, ch in enumerate(s):
+        if ch == "'" and (quote or i == 0 or s[i - 1] == " "):
+            quote = not quote
+        elif not quote and ch == "(":
+            depth += 1
+        elif not quote and ch == ")":
+            depth -= 1
+        elif depth == 0 and not quote and s.startswith(sep, i):
+            out.append((s[:i], s[i + len(sep) :]))
+    return out
+
+
+class Unparsed(Exception):
+    """A statement our grammar does not read."""
+
+
+def kk_binary(text, sep, speaker, names):
+    """The predicates of the two sides of the first split at `sep` where both sides parse."""
+    for a, b in split_top(text, sep):
+        try:
+            return kk_parse(a, speaker, names), kk_parse(b, speaker, names)
+        except Unparsed:
+            continue
+    return None
+
+
+def strip_parens(s):
+    s = s.strip()
+    while s.startswith("(") and s.endswith(")"):
+        depth = 0
+        for i, ch in enumerate(s):
+            depth += ch == "("
+            depth -= ch == ")"
+            if depth == 0 and i < len(s) - 1:
+                return s
+        s = s[1:-1].strip()
+    return s
+
+
+def kk_parse(s, speaker, names):
+    """A predicate roles -> bool for statement `s` said by `speaker` (roles: name -> is knight)."""
+    s = strip_parens(s)
+    kind = {"knight": True, "knave": False, "knights": True, "knaves": False}
+    who = {"I": speaker, **{n: n for n in names}}
+    m = re.fullmatch(r"(\w+) would say '(.*)'", s)
+    if m and m.group(1) in who:
+        inner = kk_parse(m.group(2), who[m.group(1)], names)
+        x = who[m.group(1)]
+        return lambda r: r[x] == inner(r)
+    m = re.fullmatch(r"(?i:either) (.*), but not both", s)
+    if m and (pair := kk_binary(m.group(1), " or ", speaker, names)):
+        fa, fb = pair
+        return lambda r: fa(r) != fb(r)
+    m = re.fullmatch(r"(?i:if) (.*)", s)
+    if m and (pair := kk_binary(m.group(1), ", then ", speaker, names)):
+        fa, fb = pair
+        return lambda r: (not fa(r)) or fb(r)
+    m = re.fullmatch(r"(?i:it is not the case that both) (.*)", s)
+    if m and (pair := kk_binary(m.group(1), " and ", speaker, names)):
+        fa, fb = pair
+        return lambda r: not (fa(r) and fb(r))
+    m = re.fullmatch(r"(?i:it is not the case that) (.*)", s)
+    if m:
+        fa = kk_parse(m.group(1), speaker, names)
+        return lambda r: not fa(r)
+    m = re.fullmatch(r"(?i:neither) (.*)", s)
+    if m and (pair := kk_binary(m.group(1), " nor ", speaker, names)):
+        fa, fb = pair
+        return lambda r: not fa(r) and not fb(r)
+    m = re.fullmatch(r"(I|\w+) (?:am|is) an? (knight|knave)", s)
+    if m and m.group(1) in who:
+        x, k = who[m.group(1)], kind[m.group(2)]
+        return lambda r: r[x] == k
+    m = re.fullmatch(r"(I|\w+) and (I|\w+) are of (the same kind|different kinds)", s)
+    if m and m.group(1) in who and m.group(2) in who:
+        x, y, same = who[m.group(1)], who[m.group(2)], m.group(3) == "the same kind"
+        return lambda r: (r[x] == r[y]) == same
+    m = re.fullmatch(
+        r"(?i:(exactly|at least|at most)) (\d+) of us (?:are|is) (knights|knaves|a knight|a knave|knight|knave)", s
+    )
+    if m:
+        op, k, want = m.group(1).capitalize(), int(m.group(2)), m.group(3).split()[-1] in ("knights", "knight")
+
+        def count(r, op=op, k=k, want=want):
+            c = sum(1 for v in r.values() if v == want)
+            return c == k if op == "Exactly" else (c >= k if op == "At least" else c <= k)
+
+        return count
+    for sep, fn in (
+        (" if and only if ", lambda a, b: a == b),
+        (" or ", lambda a, b: a or b),
+        (" and ", lambda a, b: a and b),
+    ):
+        pair = kk_binary(s, sep, speaker, names)
+        if pair:
+            fa, fb = pair
+            return lambda r, fa=fa, fb=fb, fn=fn: fn(fa(r), fb(r))
+    raise Unparsed(s)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_knights_knaves(level):
+    for data, entry in entries("knights_knaves", level, SEEDS):
+        q = entry["question"]
+        names = re.search(r"inhabitants: (.*)\.$", q, re.M).group(1).split(", ")
+        said = [(x, kk_parse(s, x, names)) for x, s in re.findall(r'^(\w+) says: "(.*)\."$', q, re.M)]
+        assert said
+
+        def ok(r, said=said):
+            return all(f(r) == r[x] for x, f in said)
+
+        good = []
+        for bits in product((True, False), repeat=len(names)):
+            r = dict(zip(names, bits, strict=True))
+            if ok(r):
+                good.append(r)
+            answer = ", ".join(f"{x}: {'knight' if r[x] else 'knave'}" for x in names)
+            agree(data, entry, answer, ok(r), "an assignment of roles")
+        assert "Exactly one assignment" in q
+        assert len(good) == 1, (level, entry["metadata"]["seed"], good)
+        r = good[0]
+        agree(data, entry, ", ".join(f"{x}: {'knight' if r[x] else 'knave'}" for x in names[::-1]), True, "reversed")

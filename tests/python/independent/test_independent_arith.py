@@ -79,9 +79,8 @@ def search(nums, target, all_once, limit=3):
         if len(found) >= limit:
             return
         for v, e in items:
-            if v == target and (not all_once or len(items) == 1):
-                if e not in found:
-                    found.append(e)
+            if v == target and (not all_once or len(items) == 1) and e not in found:
+                found.append(e)
         if len(items) == 1:
             return
         for i, j in combinations(range(len(items)), 2):

@@ -438,3 +438,66 @@ def test_knights_knaves(level):
         assert len(good) == 1, (level, entry["metadata"]["seed"], good)
         r = good[0]
         agree(data, entry, ", ".join(f"{x}: {'knight' if r[x] else 'knave'}" for x in names[::-1]), True, "reversed")
+
+
+# ---------------------------------------------------------------- web_of_lies
+
+
+def wol_claim(text, names):
+    """A predicate truth -> bool for one quoted claim (truth: name -> tells the truth)."""
+    m = re.fullmatch(r"(\w+) (tells the truth|lies)", text)
+    if m and m.group(1) in names:
+        x, t = m.group(1), m.group(2) == "tells the truth"
+        return lambda tr: tr[x] == t
+    m = re.fullmatch(
+        r"(both|at least one of|at most one of|an odd number of|none of|neither|all of|exactly one of|"
+        r"at least (\d+) of|at most (\d+) of|exactly (\d+) of) (.*) (lies|lie)",
+        text,
+    )
+    assert m, f"unparsed claim {text!r}"
+    group = re.split(r", | and | nor ", m.group(5))
+    assert all(g in names for g in group), text
+    q = m.group(1)
+    k = int(m.group(2) or m.group(3) or m.group(4) or 0)
+
+    def pred(tr, group=group, q=q, k=k):
+        liars = sum(1 for g in group if not tr[g])
+        return {
+            "both": liars == len(group),
+            "all of": liars == len(group),
+            "at least one of": liars >= 1,
+            "at most one of": liars <= 1,
+            "an odd number of": liars % 2 == 1,
+            "none of": liars == 0,
+            "neither": liars == 0,
+            "exactly one of": liars == 1,
+        }.get(q, liars >= k if q.startswith("at least") else liars <= k if q.startswith("at most") else liars == k)
+
+    return pred
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_web_of_lies(level):
+    rng = random.Random(level)
+    for data, entry in entries("web_of_lies", level, SEEDS):
+        q = entry["question"]
+        names = re.search(r"Each of (.*) either", q).group(1).replace(" and ", ", ").split(", ")
+        facts = [(x, t == "tells the truth") for x, t in re.findall(r"^(\w+) (tells the truth|lies)\.$", q, re.M)]
+        claims = [(x, wol_claim(c, names)) for x, c in re.findall(r'^(\w+) says: "(.*)\."$', q, re.M)]
+
+        def ok(tr, facts=facts, claims=claims):
+            return all(tr[x] == t for x, t in facts) and all(f(tr) == tr[x] for x, f in claims)
+
+        good = []
+        for bits in product((True, False), repeat=len(names)):
+            tr = dict(zip(names, bits, strict=True))
+            if ok(tr):
+                good.append(tr)
+        assert "unique" in q
+        assert len(good) == 1, (level, entry["metadata"]["seed"], good)
+        agree(data, entry, entry["answer"], True, "oracle")
+        for tr in [good[0]] + [{x: rng.random() < 0.5 for x in names} for _ in range(10)]:
+            order = names[:]
+            rng.shuffle(order)
+            answer = ", ".join(f"{x}: {'truth' if tr[x] else 'lie'}" for x in order)
+            agree(data, entry, answer, ok(tr), "an assignment")

@@ -19,8 +19,9 @@ LEVELS = (1, 2, 3, 4, 5)
 
 def entries(name: str, level: int, n: int, seed: int = 1000) -> Iterator[tuple[Any, dict[str, Any]]]:
     """(dataset, entry) for `n` seeds of one family at one level ($GAUNTLET_INDEPENDENT_SEEDS overrides `n`
-    for a longer sweep)."""
+    for a longer sweep, $GAUNTLET_INDEPENDENT_SEED the first seed)."""
     n = int(os.environ.get("GAUNTLET_INDEPENDENT_SEEDS", n))
+    seed = int(os.environ.get("GAUNTLET_INDEPENDENT_SEED", seed))
     data = gauntlet.create_dataset(name, size=n, seed=seed + 97 * level, level=level)
     for entry in data:
         yield data, entry

@@ -30,7 +30,7 @@ from typing import Any
 from . import _core
 from .errors import EpisodeError, InvalidLevelError
 
-__all__ = ["Env", "GameEnv", "list_envs", "make", "play_episode"]
+__all__ = ["Env", "GameEnv", "advance_to_seat", "list_envs", "make", "play_episode", "seat_view"]
 
 
 def list_envs(kind: str | None = None) -> list[str]:
@@ -247,3 +247,19 @@ def make(name: str, level: int = 1) -> Env | GameEnv:
     probe = _core.Env(name)
     cls = GameEnv if probe.seats > 1 else Env
     return cls(probe.name, level)
+
+
+def advance_to_seat(env: Env | GameEnv, seat: int = 0) -> None:
+    """Let the scripted opponent (each seat's oracle policy) move for every seat but ``seat``
+    until ``seat`` is to act or the episode is over: how a learner is seated in a game. A
+    no-op for single-seat environments."""
+    while (acting := env.to_act()) is not None and acting != seat:
+        env.step(env.oracle_action())
+
+
+def seat_view(env: Env | GameEnv, seat: int = 0) -> tuple[str, str]:
+    """(observation, anchor) of ``seat``: what it sees now and the history-free key of its state
+    (what GiGPO-style estimators group steps on)."""
+    if isinstance(env, GameEnv):
+        return env.observe(seat), env.anchor(seat)
+    return env._env.observe(0)

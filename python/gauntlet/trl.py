@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import _core
-from .envs import Env, GameEnv, list_envs, make
+from .envs import Env, GameEnv, advance_to_seat, list_envs, make
 from .errors import BadRowError, ConfigError, EpisodeError
 from .tasks import rows
 from .verl import _problem, _task_level, is_gauntlet
@@ -234,9 +234,7 @@ class ToolEnvironment:
         return _ANSWER_LINE.sub("", text) if self.tool_calls else text
 
     def _opponents_move(self) -> None:
-        env = self.env
-        while env.to_act() is not None and env.to_act() != self.seat:
-            env.step(env.oracle_action())
+        advance_to_seat(self.env, self.seat)
         self._sync()
 
     def _sync(self) -> None:

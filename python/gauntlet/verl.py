@@ -13,20 +13,48 @@ a dict with ``score`` (the reward verl uses) and the logged fields ``task``, ``l
 ``correct`` and ``format_error`` (numbers 0/1, so verl can average them). Any other
 ``data_source`` falls through to verl's own ``default_compute_score`` (when verl is importable)
 and comes back with the same keys, so mixed batches log consistently.
+
+Multi-turn environments and games are played inside verl's rollout by the ``gauntlet`` agent loop
+(:mod:`gauntlet.verl_agent`, which needs verl installed): :func:`agent_rows` /
+:func:`write_agent_rows` make its rows (``agent_name: gauntlet``) and :data:`AGENT_LOOP_CONFIG`
+is the agent-loop config file to hand verl::
+
+    gauntlet.verl.write_agent_rows("wordle.parquet", "wordle", size=512, level=2)
+    actor_rollout_ref.rollout.agent.agent_loop_config_path=<AGENT_LOOP_CONFIG>
+
+Those rows' reward is the episode return the agent loop sets; ``compute_score`` refuses them
+with a message saying so.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from . import _core
+from .envs import GameEnv, advance_to_seat, make, seat_view
 from .errors import BadRowError, ConfigError
 
-__all__ = ["compute_score", "compute_score_batch", "is_gauntlet"]
+__all__ = [
+    "AGENT_LOOP_CONFIG",
+    "AGENT_NAME",
+    "agent_rows",
+    "compute_score",
+    "compute_score_batch",
+    "is_gauntlet",
+    "write_agent_rows",
+]
 
 PREFIX = "gauntlet/"
+#: The name the agent loop is registered under (rows' ``agent_name``).
+AGENT_NAME = "gauntlet"
+#: Absolute path of the agent-loop config verl reads
+#: (``actor_rollout_ref.rollout.agent.agent_loop_config_path``).
+AGENT_LOOP_CONFIG = str(Path(__file__).with_name("verl_agent_loop.yaml"))
 
 
 def is_gauntlet(data_source: Any) -> bool:
@@ -60,6 +88,15 @@ def _result(task: str, level: int, verdict: tuple[float, bool, bool, str]) -> di
         "correct": float(correct),
         "format_error": float(format_error),
     }
+
+
+def _refuse_agent_row(extra_info: Any) -> None:
+    if isinstance(extra_info, Mapping) and extra_info.get("env") is not None:
+        raise ConfigError(
+            f"this row plays the environment `{extra_info['env']}`: its reward is the episode return set by "
+            f"the `{AGENT_NAME}` agent loop; set actor_rollout_ref.rollout.agent.agent_loop_config_path to "
+            "gauntlet.verl.AGENT_LOOP_CONFIG and keep the rows' agent_name column"
+        )
 
 
 def _fallback() -> Callable[..., Any]:
@@ -97,6 +134,7 @@ def compute_score(
     ignored for gauntlet rows and passed on for others."""
     if not is_gauntlet(data_source):
         return _fall_through(data_source, solution_str, ground_truth, extra_info, **kwargs)
+    _refuse_agent_row(extra_info)
     task, level = _task_level(data_source, extra_info)
     return _result(task, level, _core.score(task, _problem(ground_truth), solution_str or ""))
 
@@ -121,6 +159,8 @@ def compute_score_batch(
         )
     out: list[dict[str, Any] | None] = [None] * n
     mine = [i for i in range(n) if is_gauntlet(data_sources[i])]
+    for i in mine:
+        _refuse_agent_row(extras[i])
     meta = [_task_level(data_sources[i], extras[i]) for i in mine]
     verdicts = _core.score_batch(
         [t for t, _ in meta],
@@ -134,3 +174,84 @@ def compute_score_batch(
         if out[i] is None:
             out[i] = _fall_through(data_sources[i], solution_strs[i], ground_truths[i], extras[i], **kwargs)
     return out  # type: ignore[return-value]
+
+
+# ---------------------------------------------------------------------------------------------
+# Rows for the `gauntlet` agent loop (multi-turn environments and games).
+# ---------------------------------------------------------------------------------------------
+
+
+def agent_rows(
+    name: str, size: int = 256, seed: int = 0, level: int = 1, *, seat: int = 0, system: str | None = None
+) -> list[dict[str, Any]]:
+    """Rows for the ``gauntlet`` agent loop: one episode of environment or game ``name`` per row,
+    row ``i`` with seed ``seed + i`` (every rollout of a GRPO group starts from the same state).
+
+    Columns: ``data_source`` (``gauntlet/<name>``), ``agent_name`` (``gauntlet``), ``prompt``
+    (the optional ``system`` message, then the first observation of ``seat`` after the scripted
+    opponents' opening moves, as a user message), ``ability`` (``"agent"``), ``reward_model``
+    (``{"style": "episode", "ground_truth": ""}``: the agent loop sets the reward) and
+    ``extra_info`` (``env``, ``seed``, ``level``, ``seat``, ``index``: what the loop plays)."""
+    env = make(name, level=level)
+    if not 0 <= seat < env.num_seats:
+        err = ConfigError(f"seat must be in 0..{env.num_seats - 1} for `{env.name}`, got {seat}")
+        err.field = "seat"
+        raise err
+    if size < 0:
+        raise ConfigError(f"size must be >= 0, got {size}")
+    out = []
+    for i in range(size):
+        env.reset(seed=seed + i, options={"level": level})
+        advance_to_seat(env, seat)
+        prompt = [{"role": "system", "content": system}] if system else []
+        prompt.append({"role": "user", "content": seat_view(env, seat)[0]})
+        out.append(
+            {
+                "data_source": PREFIX + env.name,
+                "agent_name": AGENT_NAME,
+                "prompt": prompt,
+                "ability": "game" if isinstance(env, GameEnv) else "agent",
+                "reward_model": {"style": "episode", "ground_truth": ""},
+                "extra_info": {"env": env.name, "seed": seed + i, "level": level, "seat": seat, "index": i},
+            }
+        )
+    return out
+
+
+def write_agent_rows(
+    path: str | os.PathLike[str],
+    name: str,
+    size: int = 256,
+    seed: int = 0,
+    level: int = 1,
+    *,
+    seat: int = 0,
+    system: str | None = None,
+) -> int:
+    """Write :func:`agent_rows` to ``path`` atomically: Parquet for ``.parquet`` (needs
+    ``pyarrow``, which verl installs), JSON lines for ``.jsonl``/``.json`` (both of which verl's
+    ``RLHFDataset`` reads). Returns the number of rows."""
+    data = agent_rows(name, size, seed, level, seat=seat, system=system)
+    out = os.fspath(path)
+    suffix = os.path.splitext(out)[1].lower()
+    if suffix not in (".parquet", ".jsonl", ".json"):
+        raise ConfigError(f"write_agent_rows writes .parquet, .jsonl or .json files, got {out!r}")
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(out)), prefix=".gauntlet-", suffix=".part")
+    try:
+        if suffix == ".parquet":
+            os.close(fd)
+            try:
+                import pyarrow as pa
+                import pyarrow.parquet as pq
+            except ImportError as e:
+                raise ConfigError("writing Parquet needs pyarrow (pip install pyarrow), or write .jsonl") from e
+            pq.write_table(pa.Table.from_pylist(data), tmp)
+        else:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in data)
+        os.replace(tmp, out)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return len(data)

@@ -126,9 +126,12 @@ class _Episode(ToolEnvironment):
 
 
 class GauntletEnvConfig(vf.EnvConfig):
-    """The one seat the model plays (``--env.player.*``)."""
+    """The one seat the model plays (``--env.player.*``): by default verifiers' plain chat
+    harness (``null``) in a local subprocess, since gauntlet's tasks need no tools or sandbox."""
 
-    player: vf.AgentConfig = vf.AgentConfig()
+    player: vf.AgentConfig = vf.AgentConfig.model_validate(
+        {"harness": {"id": "null"}, "runtime": {"type": "subprocess"}}
+    )
 
 
 class GauntletEnv(vf.Env[GauntletEnvConfig]):

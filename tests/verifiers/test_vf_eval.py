@@ -1,8 +1,9 @@
 """gauntlet through the verifiers library's own evaluation entry point (`vf-eval`, verifiers v1).
 
-`vf-eval gauntlet` resolves the taskset id `gauntlet` to this package (GauntletTaskset and
-GauntletEnv), and evaluates SmolLM2-135M-Instruct served by `gauntlet serve policy` with the
-verifiers chat harness (`null`) in a local subprocess runtime, for a single-turn task (countdown)
+`vf-eval @ examples/verifiers/eval.toml` resolves the taskset id `gauntlet` to this package
+(GauntletTaskset and GauntletEnv), and evaluates SmolLM2-135M-Instruct served by `gauntlet serve
+policy` with the verifiers chat harness (`null`) in a local subprocess runtime (GauntletEnv's
+default), for a single-turn task (countdown)
 and a multi-turn environment (frozen_lake). The checks re-score what the model said: the task's
 reward equals gauntlet's verifier on the trace's last reply, and the environment's reward and
 turn count equal replaying the trace's replies in `gauntlet.make` with the same seed.
@@ -68,12 +69,13 @@ def vf_eval(url: str, name: str, out: Path, n: int, max_tokens: int) -> list[dic
         "PYTHONPATH": str(ROOT / "python"),
         "GAUNTLET_VF_KEY": "unused",
     }
+    # The shipped example config, with this test's server, task and sizes on top; the chat
+    # harness in a local subprocess is GauntletEnv's default, so no harness flags.
     cmd = [
-        vf, "gauntlet", "--env.taskset.task-name", name, "-n", str(n), "-r", "1",
-        "-m", "smollm2", "--client.base-url", url, "--client.api-key-var", "GAUNTLET_VF_KEY",
-        "--sampling.max-tokens", str(max_tokens), "--sampling.temperature", "0.7",
-        "--env.player.harness.id", "null", "--env.player.runtime.type", "subprocess",
-        "--no-push", "-o", str(out),
+        vf, "@", str(ROOT / "examples/verifiers/eval.toml"),
+        "--env.taskset.task-name", name, "-n", str(n), "-r", "1",
+        "--client.base-url", url, "--client.api-key-var", "GAUNTLET_VF_KEY",
+        "--sampling.max-tokens", str(max_tokens), "-o", str(out),
     ]  # fmt: skip
     run = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]

@@ -136,7 +136,7 @@ def compute_score_batch(data_sources, solution_strs, ground_truths, extra_infos=
     extra_infos = extra_infos or [None] * len(solution_strs)
     items = [
         {"task": _task_of(ds, ei), "problem": gt, "response": s}
-        for ds, s, gt, ei in zip(data_sources, solution_strs, ground_truths, extra_infos)
+        for ds, s, gt, ei in zip(data_sources, solution_strs, ground_truths, extra_infos, strict=True)
     ]
     return [float(r["reward"]) for r in _shared().verify(items)]
 
@@ -166,7 +166,7 @@ def _solve_24(text, seat):
     from fractions import Fraction
     from itertools import permutations
 
-    line = next((l for l in text.splitlines() if l.startswith("Numbers:")), "Numbers:")
+    line = next((ln for ln in text.splitlines() if ln.startswith("Numbers:")), "Numbers:")
     nums = [(Fraction(int(x)), x) for x in line.split()[1:]]
 
     def search(items):
@@ -180,7 +180,7 @@ def _solve_24(text, seat):
             if b != 0:
                 options.append((a / b, f"({ea} / {eb})"))
             for v in options:
-                found = search(rest + [v])
+                found = search([*rest, v])
                 if found:
                     return found
         return None
@@ -201,7 +201,8 @@ def _demo(url):
     row = rows[0]
     print("row:", row["data_source"], row["extra_info"], row["prompt"][0]["content"][:90].replace("\n", " "), "...")
     gt = row["reward_model"]["ground_truth"]
-    print("compute_score(wrong answer):", compute_score(row["data_source"], "<answer>1+2</answer>", gt, row["extra_info"]))
+    wrong = compute_score(row["data_source"], "<answer>1+2</answer>", gt, row["extra_info"])
+    print("compute_score(wrong answer):", wrong)
     print("compute_score(no answer):   ", compute_score(row["data_source"], "I give up", gt, row["extra_info"]))
     print("verify:", env.verify([{"row": r, "response": "<answer>3*4</answer>"} for r in rows]))
 

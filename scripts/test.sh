@@ -108,8 +108,8 @@ if "$pyvenv/bin/python" -c "import maturin, pytest, numpy" >/dev/null 2>&1; then
   (
     export VIRTUAL_ENV="$pyvenv" PATH="$pyvenv/bin:$PATH"
     maturin develop --quiet >&2
-    ruff check python tests/python tests/trl tests/verl
-    ruff format --check python tests/python tests/trl tests/verl
+    ruff check python tests/python tests/trl tests/verl tests/verifiers examples
+    ruff format --check python tests/python tests/trl tests/verl tests/verifiers examples
     GAUNTLET_BIN="${GAUNTLET_BIN:-$PWD/target/debug/gauntlet}" python -m pytest tests/python -q
   )
 else
@@ -127,35 +127,51 @@ else
   echo "skipping tests/trl: no torch venv with trl and datasets, or the Python package was not built" >&2
 fi
 
-# verl's agent loop (tests/verl): the real `verl` (PyPI) in a venv created once, which reuses the
-# torch venv's packages through a .pth file instead of downloading torch again (verl's own pins,
-# e.g. transformers, shadow the torch venv's inside this venv only). verl's agent-loop module also
-# imports cachetools, fastapi, uvicorn, pyzmq and msgspec (its `verl-core` extra, which would pull
-# in much more). The tests drive verl's AgentLoopWorker with SmolLM2 behind `gauntlet serve policy`.
-vvenv="${GAUNTLET_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gauntlet}/venv-verl"
+# verl (tests/verl): the real `verl` from a venv that reuses the torch venv's packages through a
+# .pth file (no second torch download); verl's own pins (transformers, ...) win inside it. verl's
+# agent-loop module also imports cachetools, fastapi, uvicorn, pyzmq and msgspec (from its
+# `verl-core` extra, which would pull in much more); tests/verl/test_agent_loop.py drives verl's
+# AgentLoopWorker with SmolLM2 behind `gauntlet serve policy`.
+lvenv="${GAUNTLET_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gauntlet}/venv-verl"
 has_verl() {  # without importing verl, which takes half a minute
-  "$vvenv/bin/python" -c "import importlib.util as u, sys
+  "$lvenv/bin/python" -c "import importlib.util as u, sys
 sys.exit(any(u.find_spec(m) is None for m in ('verl', 'pytest', 'torch', 'cachetools', 'fastapi', 'uvicorn', 'zmq', 'msgspec')))" \
     >/dev/null 2>&1
 }
 if [ -n "${GAUNTLET_TORCH_PYTHON:-}" ] && ! has_verl; then
-  echo "creating $vvenv with verl (PyPI), on top of $tvenv ..." >&2
-  site="$("$GAUNTLET_TORCH_PYTHON" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
-  if python3 -m venv "$vvenv" >&2 \
-    && echo "$site" >"$("$vvenv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/torch-venv.pth" \
-    && "$vvenv/bin/python" -m pip install --quiet verl pytest cachetools fastapi uvicorn pyzmq msgspec >&2; then
-    echo "installed verl into $vvenv" >&2
-  else
-    echo "could not install verl (offline?): tests/verl will skip" >&2
+  echo "creating $lvenv with verl (PyPI; torch from $GAUNTLET_TORCH_PYTHON) ..." >&2
+  if python3 -m venv "$lvenv" >&2; then
+    "$GAUNTLET_TORCH_PYTHON" -c "import sysconfig; print(sysconfig.get_paths()['purelib'])" \
+      > "$("$lvenv/bin/python" -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")/torch-venv.pth"
+    "$lvenv/bin/python" -m pip install --quiet verl pytest cachetools fastapi uvicorn pyzmq msgspec >&2 \
+      || echo "could not install verl (offline?): tests/verl will skip" >&2
   fi
 fi
 if [ -f python/gauntlet/_core.abi3.so ] && has_verl; then
   started=$SECONDS
-  PYTHONPATH="$PWD/python" GAUNTLET_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/gauntlet" \
-    "$vvenv/bin/python" -m pytest -q -p no:cacheprovider tests/verl
-  echo "verl tests (verl AgentLoopWorker): $((SECONDS - started)) s" >&2
+  GAUNTLET_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/gauntlet" PYTHONPATH="$PWD/python" \
+    "$lvenv/bin/python" -m pytest -q -p no:cacheprovider tests/verl
+  echo "verl tests (reward loader, AgentLoopWorker): $((SECONDS - started)) s" >&2
 else
-  echo "skipping tests/verl: no venv with verl (offline?), or the Python package was not built" >&2
+  echo "skipping tests/verl: no venv with verl, or the Python package was not built" >&2
+fi
+
+# verifiers (tests/verifiers): `vf-eval gauntlet` from a venv with the verifiers library and `uv`
+# (verifiers runs its chat program as a uv script; its few dependencies come from PyPI once,
+# then from uv's cache), against `gauntlet serve policy` with SmolLM2.
+vvenv="${GAUNTLET_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gauntlet}/venv-verifiers"
+if ! "$vvenv/bin/python" -c "import verifiers.v1, pytest" >/dev/null 2>&1 || [ ! -x "$vvenv/bin/uv" ]; then
+  echo "creating $vvenv with verifiers, uv and pytest (PyPI) ..." >&2
+  python3 -m venv "$vvenv" >&2 && "$vvenv/bin/python" -m pip install --quiet verifiers uv pytest >&2 \
+    || echo "could not install verifiers (offline?): tests/verifiers will skip" >&2
+fi
+if [ -f python/gauntlet/_core.abi3.so ] && "$vvenv/bin/python" -c "import verifiers.v1, pytest" >/dev/null 2>&1; then
+  started=$SECONDS
+  GAUNTLET_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/gauntlet" PYTHONPATH="$PWD/python" \
+    "$vvenv/bin/python" -m pytest -q -p no:cacheprovider tests/verifiers
+  echo "verifiers tests (vf-eval): $((SECONDS - started)) s" >&2
+else
+  echo "skipping tests/verifiers: no venv with verifiers, or the Python package was not built" >&2
 fi
 
 # The OpenEnv tests drive the `gauntlet` binary that `cargo test` built above.

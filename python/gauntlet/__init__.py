@@ -20,6 +20,9 @@ iteration over a dataset, ``rows``) spread over Rust threads. Errors are
 
 from __future__ import annotations
 
+import importlib.util
+from typing import Any
+
 from . import _core, algos, errors
 from .envs import Env, GameEnv, list_envs, make, play_episode
 from .errors import GauntletError
@@ -65,3 +68,17 @@ __all__ = [
     "verify",
     "verify_batch",
 ]
+
+# `vf-eval gauntlet` (verifiers' v1 loader) imports this package and takes the Taskset and Env
+# subclasses it exports; they load lazily, and are exported only where verifiers is installed.
+_VERIFIERS = ("GauntletEnv", "GauntletTaskset")
+if importlib.util.find_spec("verifiers") is not None:
+    __all__ += list(_VERIFIERS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _VERIFIERS:
+        from . import verifiers
+
+        return getattr(verifiers, name)
+    raise AttributeError(f"module 'gauntlet' has no attribute {name!r}")

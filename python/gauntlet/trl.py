@@ -191,6 +191,9 @@ class ToolEnvironment:
     env_name: str = ""
     level: int = 1
     seat: int = 0
+    #: whether actions arrive as tool calls (TRL), so the observation's "reply inside <answer>"
+    #: line is dropped; plain-text players (verifiers) keep it.
+    tool_calls: bool = True
     #: tool name -> (action verb, argument name or None): how each tool spells its action.
     action_tools: dict[str, tuple[str, str | None]] = {}  # noqa: RUF012 (set per subclass)
 
@@ -227,7 +230,8 @@ class ToolEnvironment:
     def _observation(self) -> str:
         if self.done:
             return f"The episode is over. Your return: {self.reward:g}."
-        return _ANSWER_LINE.sub("", self.env.observe(self.seat) if isinstance(self.env, GameEnv) else self.env.render())
+        text = self.env.observe(self.seat) if isinstance(self.env, GameEnv) else self.env.render()
+        return _ANSWER_LINE.sub("", text) if self.tool_calls else text
 
     def _opponents_move(self) -> None:
         advance_to_seat(self.env, self.seat)

@@ -84,6 +84,60 @@ fn measure_win_rates() {
         let rates: Vec<String> = (1..=5).map(|l| format!("{:.2}", win_rate(name, l, 200 / seats))).collect();
         println!("{name}: {}", rates.join(" "));
     }
+    if measured("prisoners_dilemma") {
+        let lost: Vec<String> =
+            (1..=5).map(|l| format!("{:.2}", loss_rate("prisoners_dilemma", l, 100))).collect();
+        println!("prisoners_dilemma, random's win rate against it: {}", lost.join(" "));
+        let d: Vec<String> =
+            (1..=5).map(|l| format!("{:.2}", defector_wins(l, 100) as f64 / 200.0)).collect();
+        println!("prisoners_dilemma, always-defect's win rate against it: {}", d.join(" "));
+    }
+}
+
+/// Share of games, `per_seat` from each of two seats, where the oracle scores less than random.
+fn loss_rate(name: &str, lvl: u8, per_seat: u64) -> f64 {
+    let mut env = make(name).unwrap();
+    let mut lost = 0;
+    for seat in 0..2 {
+        for k in 0..per_seat {
+            play(env.as_mut(), k * 2 + seat as u64, lvl, seat);
+            let r = env.returns();
+            lost += (r[seat] < r[1 - seat]) as u64;
+        }
+    }
+    lost as f64 / (2 * per_seat) as f64
+}
+
+/// Games where a seat always defecting against the prisoner's dilemma opponent at `lvl` scores
+/// strictly more, of `n` games from each seat.
+fn defector_wins(lvl: u8, n: u64) -> u64 {
+    let mut env = make("prisoners_dilemma").unwrap();
+    let mut wins = 0;
+    for seat in 0..2 {
+        for seed in 0..n {
+            env.reset(seed, level(lvl)).unwrap();
+            let mut rng = Rng::new(seed);
+            while let Some(a) = env.to_act() {
+                let action = if a.0 == seat { "defect".to_string() } else { env.oracle_action(&mut rng) };
+                env.act(a, &format!("<answer>{action}</answer>"));
+            }
+            let r = env.returns();
+            wins += (r[seat] > r[1 - seat]) as u64;
+        }
+    }
+    wins
+}
+
+/// The prisoner's dilemma's level-1 opponent (plain tit-for-tat) never scores more than the
+/// other seat, so its win rate against random is 0.00; it is beatable: random play outscores
+/// it in most games and always-defect in every game, from either seat.
+#[test]
+fn prisoners_dilemma_level_one_is_beatable() {
+    assert_eq!(defector_wins(1, 10), 20);
+    assert_eq!(win_rate("prisoners_dilemma", 1, 50), 0.0);
+    // Random outscores tit-for-tat exactly when its last move is a defection (half the games).
+    let lost = loss_rate("prisoners_dilemma", 1, 50);
+    assert!(lost >= 0.3, "random beat level 1 in only {lost:.2} of the games");
 }
 
 #[test]

@@ -26,6 +26,7 @@ const WORLDS: &[&str] = &[
     "rush_hour_play",
     "flood_it_play",
     "memory_match",
+    "crossword",
 ];
 
 fn seeds() -> u64 {
@@ -176,6 +177,36 @@ fn flood_it_play_levels() {
 #[test]
 fn memory_match_levels() {
     bar("memory_match");
+}
+
+#[test]
+fn crossword_levels() {
+    bar("crossword");
+}
+
+/// Crossword fills through the `Env` API: dictionary feedback is an invalid action that leaves
+/// the grid alone, a fill shows up in the crossing entries' current letters, and prose is a
+/// format error.
+#[test]
+fn crossword_feedback() {
+    let mut env = make("crossword").unwrap();
+    env.reset(2, Difficulty::new(1).unwrap()).unwrap();
+    let before = env.observe(AgentId(0)).text;
+    let oracle = env.oracle_action(&mut Rng::new(0));
+    let label = oracle.split(' ').nth(1).unwrap();
+    let fb = act(env.as_mut(), &format!("fill {label} qqqqq"));
+    assert!(fb.invalid && !fb.done && fb.message.contains("dictionary"), "{}", fb.message);
+    let fb = act(env.as_mut(), "I think the answer is crane");
+    assert!(fb.format_error, "{}", fb.message);
+    let fb = act(env.as_mut(), &oracle);
+    assert!(!fb.invalid && !fb.done, "{}", fb.message);
+    let after = env.observe(AgentId(0)).text;
+    let letters = |t: &str| t.matches("Now: ").count() - t.matches("Now: .....\n").count();
+    assert_ne!(before, after);
+    assert!(letters(&after) >= 2, "the fill and its crossing show letters: {after}");
+    let last = env.oracle_action(&mut Rng::new(0));
+    let fb = act(env.as_mut(), &last);
+    assert!(fb.done && fb.reward == 1.0, "{}", fb.message);
 }
 
 /// `gauntlet play` drives every world: a human always typing `1` (the first listed legal action)

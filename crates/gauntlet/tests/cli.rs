@@ -148,3 +148,19 @@ fn output_is_written_atomically_into_new_folders() {
         std::fs::read_dir(out.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(names.len(), 1, "temp files left behind: {names:?}");
 }
+
+#[test]
+fn a_closed_pipe_ends_a_listing_quietly() {
+    // `gauntlet tasks | head -1`, made deterministic: the reading end is closed before gauntlet
+    // writes anything, so its first write fails with a broken pipe.
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_gauntlet"))
+        .arg("tasks")
+        .stdout(writer)
+        .output()
+        .expect("gauntlet runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "exit {:?}: {stderr}", out.status);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

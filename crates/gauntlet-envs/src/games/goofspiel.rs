@@ -18,13 +18,22 @@
 //! | 2 | 5 | rank matching |
 //! | 3 | 6 | 50 simulations per card |
 //! | 4 | 10 | 100 simulations per card |
-//! | 5 | 13 | 200 simulations per card |
+//! | 5 | 13 | 400 simulations per card |
 //!
 //! **Opponent**: *rank matching* bids the card whose rank among its remaining cards equals the
 //! prize's rank among the remaining prizes. With simulations it scores each card in its hand by
-//! playing the rest of the game out that many times (the other seats bid uniformly from their
-//! remaining cards, which are public; itself by rank matching; unknown prizes in random order)
-//! and bids the card with the most wins. It uses only public information and its own hand.
+//! playing the rest of the game out that many times (the other seats bid their remaining cards,
+//! which are public, in a uniformly random order; itself by rank matching; unknown prizes in
+//! random order), with the same playouts for every card (common random numbers), and bids the
+//! card with the best summed margin (its points minus the best other seat's). It uses only
+//! public information and its own hand.
+//!
+//! **Strength against random bidders** (measured over 200 games per level with seats
+//! alternated, `more_games::measure_win_rates`): two seats 0.58 0.88 0.86 0.92 0.94; four seats
+//! 0.33 0.57 0.56 0.64 0.69 (a win: among the top scorers). Against three random bidders the
+//! four-seat game caps what any policy tried reaches: rank matching alone wins 0.73 at 13 cards
+//! (scoring 30 points on average against the best random seat's 22) and one-step searches over
+//! it (win, margin or points objectives, 200–400 playouts per card) land at 0.64–0.77.
 //!
 //! **Example** (seat 1 of 2, round 2 of 4):
 //! `Prize: 3. Prizes left after it: 1 4. Your cards: 1 2 4. Opponent's cards: 1 3 4. Points: you 0,
@@ -90,48 +99,62 @@ impl<const N: usize> Goofspiel<N> {
         }
     }
 
-    /// Playouts won by `seat` when it bids `card` now.
-    fn simulate(&self, seat: usize, card: u8, sims: usize, rng: &mut Rng) -> usize {
-        let mut wins = 0;
-        let unseen: Vec<u8> = self.prizes[self.round + 1..].to_vec();
+    /// The card of the same rank as `prize` among the prizes in `left` (a bit set, `prize`
+    /// included), from the cards in `hand`: [`Self::rank_match`] on bit sets.
+    fn rank_match_bits(hand: u32, prize: u8, left: u32) -> u8 {
+        let rank = (left & ((1u32 << prize) - 1)).count_ones();
+        let held = hand.count_ones();
+        let mut h = hand;
+        for _ in 0..rank.min(held.saturating_sub(1)) {
+            h &= h - 1;
+        }
+        h.trailing_zeros() as u8
+    }
+
+    /// Playout score of every card in `cards` for `seat`: the sum over the playouts of its
+    /// points minus the most points of any other seat (a margin is a less noisy signal than a
+    /// win or loss, and scored higher in measurements). The playouts share their randomness across the
+    /// cards (common random numbers): in each, the unseen prizes come in one random order and
+    /// every other seat bids its cards in one random order (what a uniformly random bidder
+    /// does); `seat` bids the card under test now and by rank matching afterwards.
+    fn simulate(&self, seat: usize, cards: &[u8], sims: usize, rng: &mut Rng) -> Vec<i64> {
+        let mut score = vec![0i64; cards.len()];
+        let mut order: Vec<u8> = self.prizes[self.round + 1..].to_vec();
+        let mut seqs: [Vec<u8>; N] = std::array::from_fn(|s| Self::cards(self.hands[s]).collect());
+        let prize = self.prizes[self.round];
+        let all_left = order.iter().fold(1u32 << prize, |m, &p| m | 1 << p);
         for _ in 0..sims {
-            let mut hands = self.hands;
-            let mut points = self.points;
-            let mut order = unseen.clone();
             rng.shuffle(&mut order);
-            let mut prize = self.prizes[self.round];
-            let mut left: Vec<u8> = unseen.clone();
-            left.push(prize);
-            let mut first = true;
-            loop {
+            for (s, seq) in seqs.iter_mut().enumerate() {
+                if s != seat {
+                    rng.shuffle(seq);
+                }
+            }
+            for (i, &card) in cards.iter().enumerate() {
+                let mut points = self.points;
+                let mut hand = self.hands[seat];
+                let mut left = all_left;
                 let mut bids = [0u8; N];
-                for (s, bid) in bids.iter_mut().enumerate() {
-                    *bid = if s == seat {
-                        if first {
+                for r in 0..=order.len() {
+                    let p = if r == 0 { prize } else { order[r - 1] };
+                    for (s, bid) in bids.iter_mut().enumerate() {
+                        *bid = if s != seat {
+                            seqs[s][r]
+                        } else if r == 0 {
                             card
                         } else {
-                            Self::rank_match(hands[s], prize, &left)
-                        }
-                    } else {
-                        let cs: Vec<u8> = Self::cards(hands[s]).collect();
-                        cs[rng.index(cs.len())]
-                    };
-                    hands[s] &= !(1 << *bid);
+                            Self::rank_match_bits(hand, p, left)
+                        };
+                    }
+                    hand &= !(1 << bids[seat]);
+                    left &= !(1 << p);
+                    Self::settle(&bids, p, &mut points);
                 }
-                first = false;
-                Self::settle(&bids, prize, &mut points);
-                left.retain(|&p| p != prize);
-                match order.pop() {
-                    Some(p) => prize = p,
-                    None => break,
-                }
-            }
-            let me = points[seat];
-            if points.iter().enumerate().all(|(s, &p)| s == seat || p < me) {
-                wins += 1;
+                let best_other = (0..N).filter(|&s| s != seat).map(|s| points[s]).max().unwrap_or(0);
+                score[i] += i64::from(points[seat]) - i64::from(best_other);
             }
         }
-        wins
+        score
     }
 }
 
@@ -158,7 +181,7 @@ impl<const N: usize> Game for Goofspiel<N> {
             bids: [0; N],
             points: [0; N],
             history: Vec::new(),
-            sims: level.pick([0, 0, 50, 100, 200]),
+            sims: level.pick([0, 0, 50, 100, 400]),
             noise: level.pick([0.5, 0.0, 0.0, 0.0, 0.0]),
         }
     }
@@ -337,13 +360,8 @@ impl<const N: usize> Game for Goofspiel<N> {
                 view.hands[s] |= 1 << view.bids[s];
             }
         }
-        let mut best = (0, cards[0]);
-        for &c in &cards {
-            let w = view.simulate(seat, c, self.sims, rng);
-            if w > best.0 {
-                best = (w, c);
-            }
-        }
-        best.1.to_string()
+        let scores = view.simulate(seat, &cards, self.sims, rng);
+        let best = (0..cards.len()).max_by_key(|&i| (scores[i], std::cmp::Reverse(i))).unwrap_or(0);
+        cards[best].to_string()
     }
 }

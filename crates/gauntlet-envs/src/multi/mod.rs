@@ -37,6 +37,7 @@ pub mod babyai;
 pub mod bandit;
 pub mod battleship_play;
 pub mod blackjack;
+pub mod crossword;
 pub mod flood_it_play;
 pub mod hanoi_play;
 pub mod memory_match;
@@ -87,5 +88,6 @@ pub fn entries() -> Vec<EnvEntry> {
         shell::entry::<hanoi_play::HanoiPlay>(),
         shell::entry::<water_jugs_play::WaterJugsPlay>(),
         shell::entry::<pancakes_play::PancakesPlay>(),
+        shell::entry::<crossword::Crossword>(),
     ]
 }

@@ -1,15 +1,23 @@
-//! The `search` category: mazes and grid deduction puzzles (Minesweeper, Light Up).
+//! The `search` category: mazes, grid deduction puzzles (Minesweeper, Light Up) and the 2×2×2
+//! Rubik's cube.
 
 pub mod board;
+pub mod cube2;
 pub mod light_up;
 pub mod maze;
 pub mod minesweeper;
 pub mod minesweeper_solver;
+pub mod rubiks_2x2;
 
 use gauntlet_core::DynTask;
 use std::sync::Arc;
 
 /// Every family of this category, in listing order.
 pub fn families() -> Vec<Arc<dyn DynTask>> {
-    vec![Arc::new(maze::Maze), Arc::new(minesweeper::Minesweeper), Arc::new(light_up::LightUp)]
+    vec![
+        Arc::new(maze::Maze),
+        Arc::new(minesweeper::Minesweeper),
+        Arc::new(light_up::LightUp),
+        Arc::new(rubiks_2x2::Rubiks2x2),
+    ]
 }

@@ -2,6 +2,7 @@
 
 use clap::Args;
 use serde_json::json;
+use std::io::Write;
 
 /// Arguments of `gauntlet tasks`.
 #[derive(Debug, Args)]
@@ -59,7 +60,7 @@ pub fn exec(args: TasksArgs) -> anyhow::Result<()> {
                 "oracle_success": e.oracle_success,
             })
         }));
-        println!("{}", serde_json::to_string_pretty(&rows)?);
+        writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&rows)?)?;
         return Ok(());
     }
     let w = tasks
@@ -69,19 +70,31 @@ pub fn exec(args: TasksArgs) -> anyhow::Result<()> {
         .max()
         .unwrap_or(4)
         .max(4);
-    println!("{:<w$}  {:<10}  {:<11}  {:<6}  description", "name", "category", "kind", "levels");
+    // A closed pipe (`gauntlet tasks | head`) ends the listing quietly: `?` hands the error to
+    // main, which exits 0 on BrokenPipe, where println! would panic.
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{:<w$}  {:<10}  {:<11}  {:<6}  description", "name", "category", "kind", "levels")?;
     for s in &tasks {
-        println!(
+        writeln!(
+            out,
             "{:<w$}  {:<10}  {:<11}  {:<6}  {}",
             s.name,
             s.category.name(),
             "single_turn",
             "1-5",
             s.description
-        );
+        )?;
     }
     for (e, s) in &envs {
-        println!("{:<w$}  {:<10}  {:<11}  {:<6}  {}", e.name, s.category, kind(e.kind), "1-5", s.description);
+        writeln!(
+            out,
+            "{:<w$}  {:<10}  {:<11}  {:<6}  {}",
+            e.name,
+            s.category,
+            kind(e.kind),
+            "1-5",
+            s.description
+        )?;
     }
     eprintln!(
         "{} task families, {} multi-turn environments, {} games",

@@ -108,8 +108,8 @@ if "$pyvenv/bin/python" -c "import maturin, pytest, numpy" >/dev/null 2>&1; then
   (
     export VIRTUAL_ENV="$pyvenv" PATH="$pyvenv/bin:$PATH"
     maturin develop --quiet >&2
-    ruff check python tests/python tests/trl tests/verl tests/verifiers examples
-    ruff format --check python tests/python tests/trl tests/verl tests/verifiers examples
+    ruff check python tests examples
+    ruff format --check python tests examples
     GAUNTLET_BIN="${GAUNTLET_BIN:-$PWD/target/debug/gauntlet}" python -m pytest tests/python -q
   )
 else

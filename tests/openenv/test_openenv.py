@@ -82,11 +82,11 @@ def oracle_answers(task: str, n: int, level: int) -> list:
     """The oracle's answers for seeds 0..n-1, from the CLI (`generate | solve`)."""
     rows = subprocess.run(
         [gauntlet_bin(), "generate", task, "-n", str(n), "--seed", "0", "--level", str(level)],
-        capture_output=True, check=True, text=True,
+        capture_output=True,
+        check=True,
+        text=True,
     ).stdout
-    solved = subprocess.run(
-        [gauntlet_bin(), "solve"], input=rows, capture_output=True, check=True, text=True
-    ).stdout
+    solved = subprocess.run([gauntlet_bin(), "solve"], input=rows, capture_output=True, check=True, text=True).stdout
     return [json.loads(line)["response"] for line in solved.splitlines() if line.strip()]
 
 
@@ -97,7 +97,9 @@ def test_openenv_validate_passes(server):
     runs = {
         name: subprocess.Popen(
             [str(cli), "validate", "--url", f"{server}/openenv/{name}", "--json"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         for name in VALIDATED
     }
@@ -174,6 +176,7 @@ def test_64_concurrent_episodes_match_in_process(server, name):
 def test_capacity_reached_is_refused():
     small = Server("--max-sessions", "2")
     try:
+
         async def main():
             url = f"{small.url}/openenv/nim"
             a, b, c = (GenericEnvClient(base_url=url) for _ in range(3))

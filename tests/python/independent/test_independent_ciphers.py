@@ -112,3 +112,70 @@ def test_columnar_transposition(level):
         pt = "".join(cols[c][r] for r in range(rows) for c in range(k))
         agree(data, entry, pt, True, "our decryption")
         agree(data, entry, ct, ct == pt, "the ciphertext itself")
+
+
+def affine_decrypt(ct, a, b):
+    inv = pow(a, -1, 26)
+    return "".join(chr(inv * (ord(ch) - 65 - b) % 26 + 65) if ch.isalpha() else ch for ch in ct)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_affine(level):
+    for data, entry in entries("affine", level, SEEDS):
+        q = body(entry["question"])
+        ct = re.search(r"^Ciphertext: (.*)$", q, re.M).group(1)
+        if m := re.search(r"The key is a = (\d+), b = (\d+)\.", q):
+            cands = [affine_decrypt(ct, int(m.group(1)), int(m.group(2)))]
+        else:
+            vocab = set(re.search(r"Every word of the message is one of: ([A-Z, ]+)\.", q).group(1).split(", "))
+            keys = [(a, b) for a in range(1, 26, 2) if a != 13 for b in range(26)]
+            plains = {affine_decrypt(ct, a, b) for a, b in keys}
+            cands = sorted(p for p in plains if all(w in vocab for w in p.split()))
+        assert len(cands) == 1, (level, entry["metadata"]["seed"], cands)
+        agree(data, entry, cands[0], True, "our decryption")
+        agree(data, entry, cands[0].replace(" ", ""), True, "spaces left out (letters compared)")
+        agree(data, entry, cands[0][:-1], False, "last letter missing")
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_substitution(level):
+    for data, entry in entries("substitution", level, SEEDS):
+        q = body(entry["question"])
+        sp = re.search(r"^Sample plaintext: +(.*)$", q, re.M).group(1)
+        sc = re.search(r"^Sample ciphertext: +(.*)$", q, re.M).group(1)
+        ct = re.search(r"^Ciphertext to decrypt: (.*)$", q, re.M).group(1)
+        key: dict[str, str] = {}
+        for p, c in zip(sp.replace(" ", ""), sc.replace(" ", ""), strict=True):
+            assert key.setdefault(c, p) == p
+        unknown = {ch for ch in ct if ch.isalpha() and ch not in key}
+        m = re.search(r"Every word of the message is one of: ([A-Z, ]+)\.", q)
+        if unknown:
+            assert m, "letters the sample does not reveal, and no vocabulary to pin them down"
+            vocab = set(m.group(1).split(", "))
+            free = sorted(set("ABCDEFGHIJKLMNOPQRSTUVWXYZ") - set(key.values()))
+            words = ct.split()
+            sols = set()
+
+            def rec(i, k, words=words, vocab=vocab, free=free, sols=sols, key=key):
+                if i == len(words):
+                    sols.add(" ".join("".join(k[ch] for ch in w) for w in words))
+                    return
+                w = words[i]
+                for cand in vocab:
+                    if len(cand) != len(w):
+                        continue
+                    k2 = dict(k)
+                    if (
+                        all(k2.setdefault(c, p) == p for c, p in zip(w, cand, strict=True))
+                        and len(set(k2.values())) == len(k2)
+                        and all(k2[c] in free or c in key for c in w)
+                    ):
+                        rec(i + 1, k2)
+
+            rec(0, dict(key))
+            cands = sorted(sols)
+        else:
+            cands = ["".join(key.get(ch, ch) for ch in ct)]
+        assert len(cands) == 1, (level, entry["metadata"]["seed"], cands[:3])
+        agree(data, entry, cands[0], True, "our decryption")
+        agree(data, entry, " ".join(cands[0].split()[:-1]), False, "last word missing")

@@ -28,42 +28,66 @@ def parse_grammar(q):
     return rules, sentence
 
 
-def all_trees(rules, words, limit=4):
-    """Parse trees (as strings) of S over `words`, up to `limit` (unit cycles cut)."""
-    memo: dict = {}
+def splits(alt, i, j, derives):
+    """Ways to cut words[i:j] into the parts of `alt`, each part derivable (a list of cut lists)."""
+    if not alt:
+        return [[]] if i == j else []
+    out = []
+    first, rest = alt[0], alt[1:]
+    for k in range(i + 1, j + 1) if rest else [j]:
+        if derives(first, i, k):
+            out += [[k, *r] for r in splits(rest, k, j, derives)]
+    return out
 
-    def sym(s, i, j, busy):
+
+def all_trees(rules, words, limit=4):
+    """Parse trees (as strings) of S over `words`, up to `limit`: a CYK-style chart of which
+    nonterminal derives which span (unit productions closed to a fixpoint), then trees read top
+    down inside the chart, never re-entering the same (symbol, span) on one path."""
+    n = len(words)
+    chart: dict[tuple[int, int], set[str]] = {}
+
+    def derives(s, i, k):
+        return (k == i + 1 and words[i] == s) if s.islower() else s in chart.get((i, k), set())
+
+    for length in range(1, n + 1):
+        for i in range(n - length + 1):
+            j = i + length
+            cell = chart.setdefault((i, j), set())
+            grew = True
+            while grew:
+                grew = False
+                for lhs, alts in rules.items():
+                    if lhs not in cell and any(splits(alt, i, j, derives) for alt in alts):
+                        cell.add(lhs)
+                        grew = True
+
+    def trees(s, i, j, path):
         if s.islower():
-            return [s] if j == i + 1 and words[i] == s else []
-        key = (s, i, j)
-        if key in memo:
-            return memo[key]
-        if key in busy:
-            return []  # a unit cycle: cut (trees found are still checked by tree_ok)
+            return [s]
         out = []
         for alt in rules.get(s, []):
-            for kids in seq(alt, i, j, busy | {key}):
-                out.append(f"({s} {' '.join(kids)})")
+            for cuts in splits(alt, i, j, derives):
+                bounds = [i, *cuts]
+                kid_sets = []
+                for sym, a, b in zip(alt, bounds, bounds[1:], strict=False):
+                    if (sym, a, b) in path:
+                        kid_sets = None
+                        break
+                    kid_sets.append(trees(sym, a, b, path | {(sym, a, b)})[:limit])
+                if not kid_sets or any(not ks for ks in kid_sets):
+                    continue
+                combos = [[]]
+                for ks in kid_sets:
+                    combos = [[*c, k] for c in combos for k in ks][:limit]
+                out += [f"({s} {' '.join(c)})" for c in combos]
                 if len(out) >= limit:
-                    break
-        memo[key] = out
+                    return out[:limit]
         return out
 
-    def seq(alt, i, j, busy):
-        if not alt:
-            return [[]] if i == j else []
-        out = []
-        first, rest = alt[0], alt[1:]
-        min_rest = sum(1 for x in rest if x.islower())
-        for k in range(i + 1, j - min_rest + 1) if rest else [j]:
-            for t in sym(first, i, k, busy):
-                for r in seq(rest, k, j, busy):
-                    out.append([t, *r])
-                    if len(out) >= limit:
-                        return out
-        return out
-
-    return sym("S", 0, len(words), frozenset())
+    if "S" not in chart.get((0, n), set()):
+        return []
+    return trees("S", 0, n, frozenset({("S", 0, n)}))
 
 
 def tree_ok(rules, words, text):

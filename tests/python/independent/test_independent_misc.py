@@ -209,12 +209,7 @@ def test_caesar(level):
         agree(data, entry, " ".join(w[:-1]), False, "last word missing")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="decimal_arithmetic rejects an exact decimal with a trailing zero once it has ~20 digits: "
-    "level 5 seed 7499, `17832177.36170629920` is 'unparsable: not a number' though it equals the value "
-    "(docs/tasks.md: any trailing zeros)",
-)
+# Found by these checks: an exact ~20-digit decimal with a trailing zero was refused (fixed).
 def test_decimal_arithmetic_long_trailing_zero():
     import gauntlet
 

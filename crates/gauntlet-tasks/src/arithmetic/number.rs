@@ -142,10 +142,19 @@ pub fn parse_rat(text: &str) -> Result<Rat, String> {
             r
         }
     } else if let Some((a, b)) = body.split_once('.') {
-        if !digits(a) || !digits(b) || a.len() + b.len() > 18 {
+        let all_digits = |d: &str| !d.is_empty() && d.len() <= 64 && d.bytes().all(|c| c.is_ascii_digit());
+        if !all_digits(a) || !all_digits(b) {
             return Err(bad());
         }
-        Rat::new(format!("{a}{b}").parse().map_err(|_| bad())?, 10i128.pow(b.len() as u32)).ok_or_else(bad)?
+        // Leading zeros of the whole part and trailing zeros of the fraction leave the value as it
+        // is (`2.250` is `2.25`), so only the digits that remain count toward the 18.
+        let (a, b) = (a.trim_start_matches('0'), b.trim_end_matches('0'));
+        if a.len() + b.len() > 18 {
+            return Err(bad());
+        }
+        let m: i128 =
+            if a.is_empty() && b.is_empty() { 0 } else { format!("{a}{b}").parse().map_err(|_| bad())? };
+        Rat::new(m, 10i128.pow(b.len() as u32)).ok_or_else(bad)?
     } else if digits(body) {
         Rat::int(body.parse().map_err(|_| bad())?)
     } else {
@@ -161,6 +170,17 @@ pub fn parse_rat(text: &str) -> Result<Rat, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn decimals_may_carry_any_trailing_zeros() {
+        let v = parse_rat("17832177.3617062992").unwrap();
+        for same in ["17832177.36170629920", "17832177.361706299200000", "0017832177.3617062992"] {
+            assert_eq!(parse_rat(same), Ok(v), "{same}");
+        }
+        assert_eq!(parse_rat("0.000"), Ok(Rat::int(0)));
+        assert!(parse_rat("17832177.36170629921").is_err(), "19 significant digits");
+        assert!(parse_rat(&format!("1.{}", "0".repeat(65))).is_err(), "absurdly long");
+    }
 
     #[test]
     fn primes_and_modular_arithmetic() {

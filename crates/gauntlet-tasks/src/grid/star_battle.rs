@@ -24,7 +24,7 @@
 //! |---|---|---|
 //! | 1 | 5×5 | 1 |
 //! | 2 | 6×6 | 1 |
-//! | 3 | 8×8 | 1 |
+//! | 3 | 7×7 | 1 |
 //! | 4 | 9×9 | 2 |
 //! | 5 | 10×10 | 2 |
 //!
@@ -384,14 +384,14 @@ impl Task for StarBattle {
             description:
                 "Place stars so every row, column and region holds the same number of them and no two \
                           stars touch.",
-            levels: ["5x5, 1 star", "6x6, 1 star", "8x8, 1 star", "9x9, 2 stars", "10x10, 2 stars"],
+            levels: ["5x5, 1 star", "6x6, 1 star", "7x7, 1 star", "9x9, 2 stars", "10x10, 2 stars"],
             answer_format: "the grid, one row per line, 1 = star and 0 = empty, cells separated by spaces \
                             (e.g. `0 1 0 0 1` for a row of 5)",
         }
     }
 
     fn sample(&self, rng: &mut Rng, d: Difficulty) -> StarBattleProblem {
-        let (n, k) = d.pick([(5usize, 1usize), (6, 1), (8, 1), (9, 2), (10, 2)]);
+        let (n, k) = d.pick([(5usize, 1usize), (6, 1), (7, 1), (9, 2), (10, 2)]);
         loop {
             let Some(stars) = place_stars(rng, n, k) else { continue };
             let seeds: Vec<usize> = (0..n * n).filter(|&i| stars[i / n] >> (i % n) & 1 == 1).collect();

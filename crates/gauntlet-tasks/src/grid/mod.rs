@@ -8,11 +8,14 @@ pub mod futoshiki;
 pub mod futoshiki_solver;
 pub mod hitori;
 pub mod kakurasu;
+pub mod kakuro;
 pub mod line_solver;
 pub mod magic_square;
 pub mod n_queens;
 pub mod nonogram;
+pub mod numbrix;
 pub mod skyscraper;
+pub mod star_battle;
 pub mod sudoku;
 pub mod sudoku_engine;
 pub mod sudoku_geom;
@@ -35,6 +38,9 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(nonogram::Nonogram),
         Arc::new(tents::Tents),
         Arc::new(hitori::Hitori),
+        Arc::new(kakuro::Kakuro),
+        Arc::new(numbrix::Numbrix),
+        Arc::new(star_battle::StarBattle),
     ]
 }
 

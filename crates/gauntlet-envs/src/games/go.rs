@@ -96,22 +96,27 @@ impl GoBoard {
     }
 
     /// Every group's label per point (`u16::MAX` on empty points) and liberties per label, in
-    /// one pass over the board.
-    fn liberty_map(&self) -> (Vec<u16>, Vec<u16>) {
+    /// one pass over the board (boards have at most 81 points).
+    fn liberty_map(&self) -> ([u16; 81], [u16; 81]) {
         let size = self.cells.len();
-        let mut label = vec![u16::MAX; size];
-        let mut counted = vec![usize::MAX; size];
-        let mut libs = Vec::new();
-        let mut stack = Vec::new();
+        let mut label = [u16::MAX; 81];
+        let mut counted = [u16::MAX; 81];
+        let mut libs = [0u16; 81];
+        let mut stack = [0u8; 81];
+        let mut groups = 0;
         for i in 0..size {
             if self.cells[i] == 0 || label[i] != u16::MAX {
                 continue;
             }
-            let g = libs.len();
+            let g = groups as u16;
+            groups += 1;
             let mut count = 0;
-            label[i] = g as u16;
-            stack.push(i);
-            while let Some(p) = stack.pop() {
+            label[i] = g;
+            stack[0] = i as u8;
+            let mut top = 1;
+            while top > 0 {
+                top -= 1;
+                let p = stack[top] as usize;
                 for q in self.neighbours(p) {
                     if self.cells[q] == 0 {
                         if counted[q] != g {
@@ -119,12 +124,13 @@ impl GoBoard {
                             count += 1;
                         }
                     } else if self.cells[q] == self.cells[i] && label[q] == u16::MAX {
-                        label[q] = g as u16;
-                        stack.push(q);
+                        label[q] = g;
+                        stack[top] = q as u8;
+                        top += 1;
                     }
                 }
             }
-            libs.push(count);
+            libs[g as usize] = count;
         }
         (label, libs)
     }

@@ -104,9 +104,9 @@ pub struct BoardGame<B> {
     board: B,
     strength: Strength,
     plies: u32,
-    /// The legal moves of the position (empty once the game is over), listed when first
-    /// needed after each move (boards that check legality themselves and write a
-    /// [`Board::LEGAL_HINT`] often never need them).
+    /// The legal moves of the position (empty once the game is over), listed after each move,
+    /// or when first needed on boards that write a [`Board::LEGAL_HINT`] (with
+    /// [`Board::is_legal`] they often never need them).
     legal: OnceCell<Vec<u16>>,
 }
 
@@ -130,8 +130,18 @@ impl<B: Board> BoardGame<B> {
         })
     }
 
+    /// After a move: list the legal moves now (into the previous list's allocation), except
+    /// on boards that write a hint instead, which list them only when asked.
     fn refresh(&mut self) {
-        self.legal = OnceCell::new();
+        let mut list = self.legal.take().unwrap_or_default();
+        list.clear();
+        if B::LEGAL_HINT.is_some() {
+            return;
+        }
+        if self.to_move().is_some() {
+            self.board.moves(&mut list);
+        }
+        self.legal = OnceCell::from(list);
     }
 }
 

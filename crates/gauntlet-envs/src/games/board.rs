@@ -16,6 +16,7 @@
 
 use super::engine::{Game, MoveError};
 use gauntlet_core::{Difficulty, Rng};
+use std::cell::OnceCell;
 
 /// Score of a won position (minus the plies to reach it).
 pub const WIN: i32 = 1_000_000;
@@ -67,6 +68,11 @@ pub trait Board: Clone + Send + Sync + 'static {
     fn search_moves(&self, out: &mut Vec<u16>) {
         self.moves(out)
     }
+    /// Whether `m` (a code [`Board::parse`] returned) is legal, where the board can tell
+    /// without listing its moves; `None` (the default) checks it against [`Board::moves`].
+    fn is_legal(&self, _m: u16) -> Option<bool> {
+        None
+    }
     /// Play a legal move.
     fn apply(&mut self, m: u16);
     /// The winner once over (or at the turn cap), `None` for a draw.
@@ -98,8 +104,10 @@ pub struct BoardGame<B> {
     board: B,
     strength: Strength,
     plies: u32,
-    /// The legal moves of the position (empty once the game is over), computed once per move.
-    legal: Vec<u16>,
+    /// The legal moves of the position (empty once the game is over), listed after each move,
+    /// or when first needed on boards that write a [`Board::LEGAL_HINT`] (with
+    /// [`Board::is_legal`] they often never need them).
+    legal: OnceCell<Vec<u16>>,
 }
 
 impl<B: Board> BoardGame<B> {
@@ -113,14 +121,27 @@ impl<B: Board> BoardGame<B> {
     }
 
     fn legal_codes(&self) -> &[u16] {
-        &self.legal
+        self.legal.get_or_init(|| {
+            let mut legal = Vec::new();
+            if self.to_move().is_some() {
+                self.board.moves(&mut legal);
+            }
+            legal
+        })
     }
 
+    /// After a move: list the legal moves now (into the previous list's allocation), except
+    /// on boards that write a hint instead, which list them only when asked.
     fn refresh(&mut self) {
-        self.legal.clear();
-        if self.to_move().is_some() {
-            self.board.moves(&mut self.legal);
+        let mut list = self.legal.take().unwrap_or_default();
+        list.clear();
+        if B::LEGAL_HINT.is_some() {
+            return;
         }
+        if self.to_move().is_some() {
+            self.board.moves(&mut list);
+        }
+        self.legal = OnceCell::from(list);
     }
 }
 
@@ -194,7 +215,7 @@ impl<B: Board> Game for BoardGame<B> {
             board: B::new(level, rng),
             strength: level.pick(B::STRENGTH),
             plies: 0,
-            legal: Vec::new(),
+            legal: OnceCell::new(),
         };
         g.refresh();
         g
@@ -206,7 +227,11 @@ impl<B: Board> Game for BoardGame<B> {
 
     fn play(&mut self, action: &str, note: &mut String) -> Result<(), MoveError> {
         let m = self.board.parse(action.trim())?;
-        if !self.legal_codes().contains(&m) {
+        let legal = match self.board.is_legal(m) {
+            Some(ok) => ok && self.to_move().is_some(),
+            None => self.legal_codes().contains(&m),
+        };
+        if !legal {
             return Err(MoveError::Illegal(self.board.illegal(m)));
         }
         note.push_str(if self.board.to_move() == 0 {

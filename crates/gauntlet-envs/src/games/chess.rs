@@ -309,16 +309,33 @@ impl ChessBoard {
     fn legal_moves(&self, out: &mut Vec<u16>) {
         let mut pseudo = Vec::with_capacity(48);
         self.pseudo(&mut pseudo);
-        let king = self.king(self.side);
-        for m in pseudo {
-            let mut board = self.sq;
-            move_pieces(&mut board, m, self.ep);
-            let (from, to, _) = decode(m);
-            let k = if from == king { to } else { king };
-            if !attacked_on(&board, k, 1 - self.side) {
-                out.push(m);
-            }
+        let (king, check) = (self.king(self.side), self.in_check());
+        out.extend(pseudo.into_iter().filter(|&m| self.keeps_king_safe(m, king, check)));
+    }
+
+    /// Whether the side to move has a legal move (stops at the first).
+    fn has_legal(&self) -> bool {
+        let mut pseudo = Vec::with_capacity(48);
+        self.pseudo(&mut pseudo);
+        let (king, check) = (self.king(self.side), self.in_check());
+        pseudo.into_iter().any(|m| self.keeps_king_safe(m, king, check))
+    }
+
+    /// Whether the pseudo-legal move `m` leaves the own king (on `king`, in `check` or not)
+    /// unattacked. Without check, a move of another piece from a square on no line with the
+    /// king (and not en passant) cannot expose it, so only the others are played out.
+    fn keeps_king_safe(&self, m: u16, king: usize, check: bool) -> bool {
+        let (from, to, _) = decode(m);
+        let (df, dr) = ((from % 8).abs_diff(king % 8), (from / 8).abs_diff(king / 8));
+        let aligned = df == 0 || dr == 0 || df == dr;
+        let en_passant = self.sq[from].abs() == PAWN && self.ep == Some(to as u8) && self.sq[to] == 0;
+        if !check && !aligned && !en_passant {
+            return true;
         }
+        let mut board = self.sq;
+        move_pieces(&mut board, m, self.ep);
+        let k = if from == king { to } else { king };
+        !attacked_on(&board, k, 1 - self.side)
     }
 
     fn insufficient(&self) -> bool {
@@ -337,9 +354,7 @@ impl ChessBoard {
         let key = self.key();
         let reps = self.seen.iter().filter(|&&k| k == key).count();
         self.seen.push(key);
-        let mut moves = Vec::new();
-        self.legal_moves(&mut moves);
-        self.result = if moves.is_empty() {
+        self.result = if !self.has_legal() {
             Some(if self.in_check() { Some(1 - self.side) } else { None })
         } else if reps >= 2 || self.quiet >= 100 || self.insufficient() {
             Some(None)

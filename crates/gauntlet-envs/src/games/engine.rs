@@ -247,7 +247,7 @@ impl<G: Game> Env for GameEnv<G> {
                 anchor: format!("{}|none", G::NAME),
             };
         }
-        let mut text = String::with_capacity(G::RULES.len() + 512);
+        let mut text = String::with_capacity(G::RULES.len() + 1024);
         text.push_str(G::RULES);
         text.push('\n');
         self.game.render(seat, &mut text);
@@ -255,7 +255,7 @@ impl<G: Game> Env for GameEnv<G> {
             text.push_str("\nLast move: ");
             text.push_str(&self.note);
         }
-        let mut anchor = String::with_capacity(48);
+        let mut anchor = String::with_capacity(256);
         anchor.push_str(G::NAME);
         anchor.push('|');
         self.game.anchor(seat, &mut anchor);

@@ -70,49 +70,53 @@ impl GoBoard {
         .flatten()
     }
 
-    /// The group at `i` and its liberty count.
-    fn group(&self, i: usize) -> (Vec<usize>, usize) {
+    /// The group at `i` (a bit set of its points; boards have at most 81) and its liberty
+    /// count.
+    fn group(&self, i: usize) -> (u128, usize) {
         let colour = self.cells[i];
-        let mut seen = vec![false; self.cells.len()];
-        let mut libs = vec![false; self.cells.len()];
-        let (mut stack, mut stones, mut liberties) = (vec![i], Vec::new(), 0);
-        seen[i] = true;
-        while let Some(p) = stack.pop() {
-            stones.push(p);
+        let (mut seen, mut libs) = (1u128 << i, 0u128);
+        let mut stack = [0u8; 81];
+        stack[0] = i as u8;
+        let mut top = 1;
+        while top > 0 {
+            top -= 1;
+            let p = stack[top] as usize;
             for q in self.neighbours(p) {
-                match self.cells[q] {
-                    0 if !libs[q] => {
-                        libs[q] = true;
-                        liberties += 1;
-                    }
-                    c if c == colour && !seen[q] => {
-                        seen[q] = true;
-                        stack.push(q);
-                    }
-                    _ => {}
+                let c = self.cells[q];
+                if c == 0 {
+                    libs |= 1 << q;
+                } else if c == colour && seen >> q & 1 == 0 {
+                    seen |= 1 << q;
+                    stack[top] = q as u8;
+                    top += 1;
                 }
             }
         }
-        (stones, liberties)
+        (seen, libs.count_ones() as usize)
     }
 
     /// Every group's label per point (`u16::MAX` on empty points) and liberties per label, in
-    /// one pass over the board.
-    fn liberty_map(&self) -> (Vec<u16>, Vec<u16>) {
+    /// one pass over the board (boards have at most 81 points).
+    fn liberty_map(&self) -> ([u16; 81], [u16; 81]) {
         let size = self.cells.len();
-        let mut label = vec![u16::MAX; size];
-        let mut counted = vec![usize::MAX; size];
-        let mut libs = Vec::new();
-        let mut stack = Vec::new();
+        let mut label = [u16::MAX; 81];
+        let mut counted = [u16::MAX; 81];
+        let mut libs = [0u16; 81];
+        let mut stack = [0u8; 81];
+        let mut groups = 0;
         for i in 0..size {
             if self.cells[i] == 0 || label[i] != u16::MAX {
                 continue;
             }
-            let g = libs.len();
+            let g = groups as u16;
+            groups += 1;
             let mut count = 0;
-            label[i] = g as u16;
-            stack.push(i);
-            while let Some(p) = stack.pop() {
+            label[i] = g;
+            stack[0] = i as u8;
+            let mut top = 1;
+            while top > 0 {
+                top -= 1;
+                let p = stack[top] as usize;
                 for q in self.neighbours(p) {
                     if self.cells[q] == 0 {
                         if counted[q] != g {
@@ -120,12 +124,13 @@ impl GoBoard {
                             count += 1;
                         }
                     } else if self.cells[q] == self.cells[i] && label[q] == u16::MAX {
-                        label[q] = g as u16;
-                        stack.push(q);
+                        label[q] = g;
+                        stack[top] = q as u8;
+                        top += 1;
                     }
                 }
             }
-            libs.push(count);
+            libs[g as usize] = count;
         }
         (label, libs)
     }
@@ -146,51 +151,66 @@ impl GoBoard {
 
     /// Play at `i` for the mover on a copy; `None` if suicide or ko.
     fn place(&self, i: usize) -> Option<GoBoard> {
+        let mut b = self.clone();
+        b.place_here(i).then_some(b)
+    }
+
+    /// Play at `i` for the mover; returns false (and changes nothing) if suicide or ko.
+    fn place_here(&mut self, i: usize) -> bool {
         if self.cells[i] != 0 || self.ko == Some(i) {
-            return None;
+            return false;
         }
         let me = self.next as u8 + 1;
-        let mut b = self.clone();
-        b.cells[i] = me;
-        let mut taken = Vec::new();
+        self.cells[i] = me;
+        let (mut taken, mut first_taken) = (0u32, 0);
         for q in self.neighbours(i) {
-            if b.cells[q] == 3 - me {
-                let (stones, libs) = b.group(q);
+            if self.cells[q] == 3 - me {
+                let (stones, libs) = self.group(q);
                 if libs == 0 {
-                    for &s in &stones {
-                        b.cells[s] = 0;
+                    first_taken = q;
+                    taken += stones.count_ones();
+                    let mut rest = stones;
+                    while rest != 0 {
+                        self.cells[rest.trailing_zeros() as usize] = 0;
+                        rest &= rest - 1;
                     }
-                    taken.extend(stones);
                 }
             }
         }
-        let (own, libs) = b.group(i);
+        let (own, libs) = self.group(i);
         if libs == 0 {
-            return None;
+            // Nothing was captured (a capture leaves a liberty): undo the stone.
+            self.cells[i] = 0;
+            return false;
         }
-        b.ko = (taken.len() == 1 && own.len() == 1 && libs == 1).then(|| taken[0]);
-        b.captured[self.next] += taken.len() as u32;
-        b.passes = 0;
-        b.next ^= 1;
-        Some(b)
+        self.ko = (taken == 1 && own.count_ones() == 1 && libs == 1).then_some(first_taken);
+        self.captured[self.next] += taken;
+        self.passes = 0;
+        self.next ^= 1;
+        true
     }
 
     /// Area score per colour (without komi).
     fn area(&self) -> [f64; 2] {
         let mut score = [0.0; 2];
-        let mut seen = vec![false; self.cells.len()];
+        let mut seen = 0u128;
+        let mut stack = [0u8; 81];
         for i in 0..self.cells.len() {
             match self.cells[i] {
-                0 if !seen[i] => {
-                    let (mut stack, mut size, mut touch) = (vec![i], 0, 0u8);
-                    seen[i] = true;
-                    while let Some(p) = stack.pop() {
+                0 if seen >> i & 1 == 0 => {
+                    let (mut top, mut size, mut touch) = (1, 0, 0u8);
+                    stack[0] = i as u8;
+                    seen |= 1 << i;
+                    while top > 0 {
+                        top -= 1;
+                        let p = stack[top] as usize;
                         size += 1;
                         for q in self.neighbours(p) {
                             match self.cells[q] {
-                                0 if !seen[q] => {
-                                    seen[q] = true;
-                                    stack.push(q);
+                                0 if seen >> q & 1 == 0 => {
+                                    seen |= 1 << q;
+                                    stack[top] = q as u8;
+                                    top += 1;
                                 }
                                 0 => {}
                                 c => touch |= c,
@@ -278,8 +298,8 @@ impl Board for GoBoard {
             self.passes += 1;
             self.ko = None;
             self.next ^= 1;
-        } else if let Some(b) = self.place(m as usize) {
-            *self = b;
+        } else {
+            self.place_here(m as usize);
         }
     }
 

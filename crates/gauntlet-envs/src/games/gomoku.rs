@@ -127,6 +127,10 @@ impl Board for GomokuBoard {
         }
     }
 
+    fn is_legal(&self, m: u16) -> Option<bool> {
+        Some(!self.over() && self.cells.get(m as usize) == Some(&0))
+    }
+
     fn apply(&mut self, m: u16) {
         let i = m as usize;
         let mark = self.next as u8 + 1;

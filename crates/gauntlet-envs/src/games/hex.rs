@@ -176,6 +176,10 @@ impl Board for HexBoard {
         }
     }
 
+    fn is_legal(&self, m: u16) -> Option<bool> {
+        Some(!self.over() && self.cells.get(m as usize) == Some(&0))
+    }
+
     fn apply(&mut self, m: u16) {
         let (i, n) = (m as usize, self.n);
         let mark = self.next as u8 + 1;

@@ -50,52 +50,69 @@ pub struct OthelloBoard {
     /// Both players passed in a row, or the board is full.
     done: bool,
     passed: bool,
+    /// The same discs as bitboards (bit `y * w + x`), per mark 1 and 2.
+    discs: [u64; 2],
+    /// Bits of the board's cells, and of the cells off the first and last column.
+    full: u64,
+    not_first: u64,
+    not_last: u64,
 }
 
 impl OthelloBoard {
-    /// Discs flipped by `mark` playing at `i` (0 when the move is illegal), writing them to
-    /// `flips` if given.
-    fn flips(&self, i: usize, mark: u8, mut flips: Option<&mut Vec<usize>>) -> usize {
-        if self.cells[i] != 0 {
+    /// The cells one step from `b` in direction `(dx, dy)`, never wrapping around a row.
+    fn shift(&self, b: u64, (dx, dy): (i32, i32)) -> u64 {
+        let s = dy * self.w as i32 + dx;
+        let moved = if s > 0 { b << s } else { b >> -s } & self.full;
+        match dx {
+            1 => moved & self.not_first,
+            -1 => moved & self.not_last,
+            _ => moved,
+        }
+    }
+
+    /// The discs of `mark` and of its opponent.
+    fn sides(&self, mark: u8) -> (u64, u64) {
+        let own = self.discs[mark as usize - 1];
+        (own, self.discs[2 - mark as usize])
+    }
+
+    /// Discs flipped by `mark` playing at `i` (0 when the move is illegal).
+    fn flips(&self, i: usize, mark: u8) -> u64 {
+        let (own, opp) = self.sides(mark);
+        if (own | opp) >> i & 1 != 0 {
             return 0;
         }
-        let w = self.w as i32;
-        let (x, y) = ((i % self.w) as i32, (i / self.w) as i32);
         let mut total = 0;
-        for &(dx, dy) in &DIRS {
-            let (mut cx, mut cy, mut run) = (x + dx, y + dy, 0);
-            while cx >= 0 && cy >= 0 && cx < w && cy < w {
-                let c = self.cells[(cy * w + cx) as usize];
-                if c == 0 {
-                    run = 0;
-                    break;
-                }
-                if c == mark {
-                    break;
-                }
-                run += 1;
-                cx += dx;
-                cy += dy;
+        for &d in &DIRS {
+            let (mut run, mut c) = (0, self.shift(1 << i, d));
+            while c & opp != 0 {
+                run |= c;
+                c = self.shift(c, d);
             }
-            if !(cx >= 0 && cy >= 0 && cx < w && cy < w) {
-                run = 0;
-            }
-            if run > 0 {
-                total += run;
-                if let Some(f) = flips.as_deref_mut() {
-                    f.extend((1..=run).map(|t| ((y + t as i32 * dy) * w + x + t as i32 * dx) as usize));
-                }
+            if c & own != 0 {
+                total |= run;
             }
         }
         total
     }
 
-    fn placements(&self, mark: u8) -> impl Iterator<Item = usize> + '_ {
-        (0..self.cells.len()).filter(move |&i| self.flips(i, mark, None) > 0)
+    /// The cells where `mark` flips at least one disc.
+    fn placements(&self, mark: u8) -> u64 {
+        let (own, opp) = self.sides(mark);
+        let empty = self.full & !(own | opp);
+        let mut out = 0;
+        for &d in &DIRS {
+            let mut t = self.shift(own, d) & opp;
+            for _ in 0..self.w {
+                t |= self.shift(t, d) & opp;
+            }
+            out |= self.shift(t, d) & empty;
+        }
+        out
     }
 
     fn count(&self, mark: u8) -> usize {
-        self.cells.iter().filter(|&&c| c == mark).count()
+        self.discs[mark as usize - 1].count_ones() as usize
     }
 }
 
@@ -117,7 +134,25 @@ impl Board for OthelloBoard {
         cells[b * w + b] = 1;
         cells[a * w + a] = 1;
         cells[a * w + b] = 2;
-        let mut board = OthelloBoard { w, cells, next: 0, done: false, passed: false };
+        let full = if w * w == 64 { u64::MAX } else { (1u64 << (w * w)) - 1 };
+        let col = |x: usize| (0..w).fold(0u64, |m, y| m | 1 << (y * w + x));
+        let mut discs = [0u64; 2];
+        for (i, &c) in cells.iter().enumerate() {
+            if c != 0 {
+                discs[c as usize - 1] |= 1 << i;
+            }
+        }
+        let mut board = OthelloBoard {
+            w,
+            cells,
+            next: 0,
+            done: false,
+            passed: false,
+            discs,
+            full,
+            not_first: full & !col(0),
+            not_last: full & !col(w - 1),
+        };
         let mut moves = Vec::new();
         for _ in 0..2 {
             moves.clear();
@@ -141,7 +176,11 @@ impl Board for OthelloBoard {
             return;
         }
         let before = out.len();
-        out.extend(self.placements(self.next as u8 + 1).map(|i| i as u16));
+        let mut p = self.placements(self.next as u8 + 1);
+        while p != 0 {
+            out.push(p.trailing_zeros() as u16);
+            p &= p - 1;
+        }
         if out.len() == before {
             out.push(PASS);
         }
@@ -155,23 +194,21 @@ impl Board for OthelloBoard {
             }
             self.passed = true;
         } else {
-            let mut flips = Vec::with_capacity(16);
-            self.flips(m as usize, mark, Some(&mut flips));
-            for f in flips {
-                self.cells[f] = mark;
+            let mut flips = self.flips(m as usize, mark) | 1 << m;
+            self.discs[mark as usize - 1] |= flips;
+            self.discs[2 - mark as usize] &= !flips;
+            while flips != 0 {
+                self.cells[flips.trailing_zeros() as usize] = mark;
+                flips &= flips - 1;
             }
-            self.cells[m as usize] = mark;
             self.passed = false;
-            if self.cells.iter().all(|&c| c != 0) {
+            if self.discs[0] | self.discs[1] == self.full {
                 self.done = true;
             }
         }
         self.next ^= 1;
         // Neither side can move: end without making the players pass explicitly.
-        if !self.done
-            && self.placements(self.next as u8 + 1).next().is_none()
-            && self.placements(mark).next().is_none()
-        {
+        if !self.done && self.placements(self.next as u8 + 1) == 0 && self.placements(mark) == 0 {
             self.done = true;
         }
     }
@@ -214,7 +251,7 @@ impl Board for OthelloBoard {
             };
             s += if c == me { v } else { -v };
         }
-        let mob = self.placements(me).count() as i32 - self.placements(3 - me).count() as i32;
+        let mob = self.placements(me).count_ones() as i32 - self.placements(3 - me).count_ones() as i32;
         s + 2 * mob
     }
 

@@ -1,11 +1,12 @@
 //! The `grid` category: Latin-square and placement puzzles on a grid (Sudoku, Binairo, N-Queens,
-//! Futoshiki, magic squares).
+//! Futoshiki, magic squares, loop and bridge puzzles).
 
 pub mod binairo;
 pub mod binairo_solver;
 pub mod calcudoku;
 pub mod futoshiki;
 pub mod futoshiki_solver;
+pub mod hashi;
 pub mod hitori;
 pub mod kakurasu;
 pub mod line_solver;
@@ -13,6 +14,7 @@ pub mod magic_square;
 pub mod n_queens;
 pub mod nonogram;
 pub mod skyscraper;
+pub mod slitherlink;
 pub mod sudoku;
 pub mod sudoku_engine;
 pub mod sudoku_geom;
@@ -35,6 +37,8 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(nonogram::Nonogram),
         Arc::new(tents::Tents),
         Arc::new(hitori::Hitori),
+        Arc::new(hashi::Hashi),
+        Arc::new(slitherlink::Slitherlink),
     ]
 }
 

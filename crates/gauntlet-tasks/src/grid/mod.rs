@@ -1,11 +1,12 @@
 //! The `grid` category: Latin-square and placement puzzles on a grid (Sudoku, Binairo, N-Queens,
-//! Futoshiki, magic squares).
+//! Futoshiki, magic squares, loop and bridge puzzles).
 
 pub mod binairo;
 pub mod binairo_solver;
 pub mod calcudoku;
 pub mod futoshiki;
 pub mod futoshiki_solver;
+pub mod hashi;
 pub mod hitori;
 pub mod kakurasu;
 pub mod kakuro;
@@ -15,6 +16,7 @@ pub mod n_queens;
 pub mod nonogram;
 pub mod numbrix;
 pub mod skyscraper;
+pub mod slitherlink;
 pub mod star_battle;
 pub mod sudoku;
 pub mod sudoku_engine;
@@ -41,6 +43,8 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(kakuro::Kakuro),
         Arc::new(numbrix::Numbrix),
         Arc::new(star_battle::StarBattle),
+        Arc::new(hashi::Hashi),
+        Arc::new(slitherlink::Slitherlink),
     ]
 }
 

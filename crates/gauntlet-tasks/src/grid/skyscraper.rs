@@ -151,11 +151,23 @@ fn count(p: &SkyscraperProblem, limit: usize) -> usize {
 }
 
 /// A random Latin square: the first solution of the clue-free puzzle with shuffled candidates.
+///
+/// The `2n` candidate lists live in a per-thread buffer refilled with `clone_from`, which reuses
+/// the pattern allocations of the previous call (generation redraws squares often).
 fn latin(rng: &mut Rng, n: usize) -> Vec<Vec<u8>> {
-    let mut perms = permutations(n).perms.clone();
-    rng.shuffle(&mut perms);
-    let lines = Lines { rows: vec![perms.clone(); n], cols: vec![perms; n] };
-    line_solver::count(&lines, 1).1.unwrap_or_default()
+    thread_local! {
+        static BUF: std::cell::RefCell<(Vec<Vec<u8>>, Lines)> =
+            const { std::cell::RefCell::new((Vec::new(), Lines { rows: Vec::new(), cols: Vec::new() })) };
+    }
+    BUF.with_borrow_mut(|(perms, lines)| {
+        perms.clone_from(&permutations(n).perms);
+        rng.shuffle(perms);
+        for list in [&mut lines.rows, &mut lines.cols] {
+            list.resize_with(n, Vec::new);
+            list.iter_mut().for_each(|l| l.clone_from(perms));
+        }
+        line_solver::count(lines, 1).1.unwrap_or_default()
+    })
 }
 
 /// Clue number `s` in the order top, bottom, left, right.

@@ -82,11 +82,31 @@ fn clues_of(g: &[Vec<u8>]) -> [Vec<u8>; 4] {
     ]
 }
 
-/// Every permutation of `1..=n` (cached for the sizes used).
-fn permutations(n: usize) -> Vec<Vec<u8>> {
-    static CACHE: std::sync::OnceLock<Vec<Vec<Vec<u8>>>> = std::sync::OnceLock::new();
-    let cache = CACHE.get_or_init(|| (0..=7).map(all_permutations).collect());
-    cache.get(n).cloned().unwrap_or_else(|| all_permutations(n))
+/// Every permutation of `1..=n` with the buildings it shows from its start and from its end.
+#[derive(Clone)]
+struct Perms {
+    perms: Vec<Vec<u8>>,
+    seen: Vec<(u8, u8)>,
+}
+
+impl Perms {
+    fn new(n: usize) -> Perms {
+        let perms = all_permutations(n);
+        let seen =
+            perms.iter().map(|q| (visible(q.iter().copied()), visible(q.iter().rev().copied()))).collect();
+        Perms { perms, seen }
+    }
+}
+
+/// The permutations of `1..=n` (built once for the sizes a well-formed problem can have, 2..=7;
+/// borrowed, not cloned, since generation calls this for every uniqueness check).
+fn permutations(n: usize) -> std::borrow::Cow<'static, Perms> {
+    static CACHE: std::sync::OnceLock<Vec<Perms>> = std::sync::OnceLock::new();
+    let cache = CACHE.get_or_init(|| (0..=7).map(Perms::new).collect());
+    match cache.get(n) {
+        Some(p) => std::borrow::Cow::Borrowed(p),
+        None => std::borrow::Cow::Owned(Perms::new(n)),
+    }
 }
 
 fn all_permutations(n: usize) -> Vec<Vec<u8>> {
@@ -109,15 +129,14 @@ fn permute(v: &mut Vec<u8>, k: usize, out: &mut Vec<Vec<u8>>) {
 }
 
 /// The candidate lines of a puzzle: permutations that satisfy the clues at both ends.
-fn lines(p: &SkyscraperProblem, perms: &[Vec<u8>]) -> Lines {
+fn lines(p: &SkyscraperProblem, perms: &Perms) -> Lines {
     let fit = |a: u8, b: u8| -> Vec<Vec<u8>> {
         perms
+            .perms
             .iter()
-            .filter(|q| {
-                (a == 0 || visible(q.iter().copied()) == a)
-                    && (b == 0 || visible(q.iter().rev().copied()) == b)
-            })
-            .cloned()
+            .zip(&perms.seen)
+            .filter(|(_, &(l, r))| (a == 0 || l == a) && (b == 0 || r == b))
+            .map(|(q, _)| q.clone())
             .collect()
     };
     Lines {
@@ -132,11 +151,23 @@ fn count(p: &SkyscraperProblem, limit: usize) -> usize {
 }
 
 /// A random Latin square: the first solution of the clue-free puzzle with shuffled candidates.
+///
+/// The `2n` candidate lists live in a per-thread buffer refilled with `clone_from`, which reuses
+/// the pattern allocations of the previous call (generation redraws squares often).
 fn latin(rng: &mut Rng, n: usize) -> Vec<Vec<u8>> {
-    let mut perms = permutations(n);
-    rng.shuffle(&mut perms);
-    let lines = Lines { rows: vec![perms.clone(); n], cols: vec![perms; n] };
-    line_solver::count(&lines, 1).1.unwrap_or_default()
+    thread_local! {
+        static BUF: std::cell::RefCell<(Vec<Vec<u8>>, Lines)> =
+            const { std::cell::RefCell::new((Vec::new(), Lines { rows: Vec::new(), cols: Vec::new() })) };
+    }
+    BUF.with_borrow_mut(|(perms, lines)| {
+        perms.clone_from(&permutations(n).perms);
+        rng.shuffle(perms);
+        for list in [&mut lines.rows, &mut lines.cols] {
+            list.resize_with(n, Vec::new);
+            list.iter_mut().for_each(|l| l.clone_from(perms));
+        }
+        line_solver::count(lines, 1).1.unwrap_or_default()
+    })
 }
 
 /// Clue number `s` in the order top, bottom, left, right.

@@ -14,6 +14,7 @@ pub mod line_solver;
 pub mod magic_square;
 pub mod n_queens;
 pub mod nonogram;
+pub mod norinori;
 pub mod numbrix;
 pub mod skyscraper;
 pub mod slitherlink;
@@ -45,6 +46,7 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(star_battle::StarBattle),
         Arc::new(hashi::Hashi),
         Arc::new(slitherlink::Slitherlink),
+        Arc::new(norinori::Norinori),
     ]
 }
 

@@ -116,8 +116,8 @@ pub fn load_policy(spec: &str, adapter: Option<&Path>, device: &Device) -> Resul
 }
 
 /// Checks that the files an export reads are there, naming the first one missing: the base
-/// (`gguf:FILE`, or a folder with `config.json`, `tokenizer.json` and `model.safetensors` or a
-/// shard index) and the adapter (`adapter_config.json`, `adapter_model.safetensors`).
+/// (`gguf:FILE`, or a folder with `config.json` and `model.safetensors` or a shard index; without
+/// `tokenizer.json` the byte tokenizer is used, as everywhere) and the adapter (`adapter_config.json`, `adapter_model.safetensors`).
 pub fn check_export_inputs(base: &str, adapter: Option<&Path>) -> Result<()> {
     let missing = |what: &str, path: &Path, hint: &str| {
         Err(Error::Config(format!("{what} `{}` is missing{hint}", path.display())))
@@ -134,13 +134,9 @@ pub fn check_export_inputs(base: &str, adapter: Option<&Path>) -> Result<()> {
                 "`{spec}` is an adapter folder; pass its base model as the base and the folder as the adapter"
             )));
         }
-        for (file, hint) in [
-            ("config.json", " (the base must be a Hugging Face model folder or `gguf:FILE`)"),
-            ("tokenizer.json", " (the export copies the base model's tokenizer)"),
-        ] {
-            if !dir.join(file).is_file() {
-                return missing("the base model's", &dir.join(file), hint);
-            }
+        if !dir.join("config.json").is_file() {
+            let hint = " (the base must be a Hugging Face model folder or `gguf:FILE`)";
+            return missing("the base model's", &dir.join("config.json"), hint);
         }
         if !dir.join("model.safetensors").is_file() && !dir.join("model.safetensors.index.json").is_file() {
             return missing(

@@ -3,8 +3,13 @@
 //!
 //! ```text
 //! cargo run --release -p gauntlet-model --example train_bench -- --threads 2 --steps 30 \
-//!     [--torch /tmp/venv-torch/bin/python] [--composite]
+//!     [--torch /tmp/venv-torch/bin/python] [--composite] \
+//!     [--model gguf:FILE|HF_DIR] [--batch B] [--seq T] [--lora RANK]
 //! ```
+//!
+//! `--model` trains a pretrained model (loaded as `f32`) instead of the tiny one; `--lora RANK`
+//! trains a LoRA adapter (alpha = 2·rank, every projection) with the base frozen, so only the
+//! adapter has gradients and AdamW state. `--batch` and `--seq` override 32 × 64.
 //!
 //! Architecture (also in `tools/bench_torch_train.py`): vocab 256, hidden 128, 4 layers,
 //! 4 heads, 4 kv heads, intermediate 344, untied head; batch 32 × seq 64 random tokens;
@@ -18,7 +23,7 @@ use std::time::Instant;
 use anyhow::Context;
 use candle_core::{Device, Tensor};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW};
-use gauntlet_model::{checkpoint, logprobs::next_token_loss, Config};
+use gauntlet_model::{checkpoint, logprobs::next_token_loss, lora, Config};
 
 /// Large blocks from the heap (not `mmap`), and never trimmed back to the kernel.
 const MALLOC_TUNABLES: &str = "glibc.malloc.mmap_threshold=4294967295:glibc.malloc.trim_threshold=4294967295";
@@ -58,12 +63,32 @@ fn main() -> anyhow::Result<()> {
     // Both rayon's pool and candle's gemm read this before their first use.
     std::env::set_var("RAYON_NUM_THREADS", threads.to_string());
 
-    let (batch, seq, vocab) = (32usize, 64usize, 256usize);
-    let mut cfg = Config::llama(vocab, 128, 4, 4, 4, 344);
-    cfg.max_position_embeddings = seq + 1;
+    let batch: usize = arg(&args, "--batch").map(|s| s.parse()).transpose()?.unwrap_or(32);
+    let seq: usize = arg(&args, "--seq").map(|s| s.parse()).transpose()?.unwrap_or(64);
+    let lora_rank: Option<usize> = arg(&args, "--lora").map(|s| s.parse()).transpose()?;
     let dev = Device::Cpu;
-    let (mut model, vars) = checkpoint::new_model(&cfg, &dev, 0)?;
+    let (mut model, vars, cfg) = match arg(&args, "--model") {
+        Some(spec) => {
+            let (chat, vars, cfg) = gauntlet_model::pretrained::load_base(&spec, &dev)?;
+            (chat.model, vars, cfg)
+        }
+        None => {
+            let mut cfg = Config::llama(256, 128, 4, 4, 4, 344);
+            cfg.max_position_embeddings = seq + 1;
+            let (model, vars) = checkpoint::new_model(&cfg, &dev, 0)?;
+            (model, vars, cfg)
+        }
+    };
+    let vocab = cfg.vocab_size;
     model.fused = !composite;
+    let vars = match lora_rank {
+        Some(rank) => {
+            let l = lora::LoraConfig { rank, alpha: 2.0 * rank as f64, ..Default::default() };
+            lora::attach(&mut model, &l, 0)?
+        }
+        None => vars,
+    };
+    let trainable: usize = vars.all_vars().iter().map(|v| v.elem_count()).sum();
     let mut rng = gauntlet_core::Rng::new(0);
     let ids: Vec<u32> = (0..batch * seq).map(|_| rng.below(vocab as u64) as u32).collect();
     let ids = Tensor::from_vec(ids, (batch, seq), &dev)?;
@@ -101,9 +126,10 @@ fn main() -> anyhow::Result<()> {
     let mean = 1000.0 * times.iter().sum::<f64>() / times.len() as f64;
     let tps = (batch * seq) as f64 / (ms / 1000.0);
     println!(
-        "{{\"impl\": \"candle\", \"fused\": {}, \"threads\": {threads}, \"params\": {}, \"batch\": {batch}, \"seq\": {seq}, \"ms_per_step\": {ms:.2}, \"ms_per_step_mean\": {mean:.2}, \"tokens_per_s\": {tps:.0}, \"cpu_ms_per_step\": {cpu_ms:.1}, \"final_loss\": {loss:.4}, \"ms_forward\": {:.2}, \"ms_backward\": {:.2}, \"ms_optimizer\": {:.2}}}",
+        "{{\"impl\": \"candle\", \"fused\": {}, \"threads\": {threads}, \"params\": {}, \"trainable\": {trainable}, \"lora_rank\": {}, \"batch\": {batch}, \"seq\": {seq}, \"ms_per_step\": {ms:.2}, \"ms_per_step_mean\": {mean:.2}, \"tokens_per_s\": {tps:.0}, \"cpu_ms_per_step\": {cpu_ms:.1}, \"final_loss\": {loss:.4}, \"ms_forward\": {:.2}, \"ms_backward\": {:.2}, \"ms_optimizer\": {:.2}}}",
         !composite,
         cfg.num_parameters(),
+        lora_rank.map(|r| r.to_string()).unwrap_or_else(|| "null".into()),
         1000.0 * parts[0] / steps as f64,
         1000.0 * parts[1] / steps as f64,
         1000.0 * parts[2] / steps as f64,

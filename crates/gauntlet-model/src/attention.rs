@@ -73,6 +73,9 @@ impl Linear {
                 // Few rows (decoding): W·xᵀ streams W once instead of packing a transposed copy.
                 let y = if rows <= SMALL_ROWS {
                     weight.matmul(&x2.t()?)?.t()?.contiguous()?
+                } else if frozen(weight, &x2) {
+                    // LoRA's frozen base: backward skips the weight-gradient product.
+                    fused::frozen_matmul(&x2, weight)?
                 } else {
                     x2.matmul(&weight.t()?)?
                 };
@@ -88,6 +91,12 @@ impl Linear {
             None => y,
         })
     }
+}
+
+/// Whether `x Wᵀ` should skip `W`'s gradient: `x` is being differentiated and `weight` is a
+/// frozen (untracked) `f32` CPU tensor.
+fn frozen(weight: &Tensor, x: &Tensor) -> bool {
+    x.track_op() && !weight.track_op() && fused::supported(x) && fused::supported(weight)
 }
 
 /// The dense maps `parts` stacked into one (`W = [W₁; W₂; …]`, biases likewise), so that one

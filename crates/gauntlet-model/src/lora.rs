@@ -8,7 +8,9 @@
 //!
 //! `A` starts uniform in `±1/√in` (PEFT's default, Kaiming-uniform with `a = √5`), `B` at zero,
 //! so the adapted model starts exactly at the base model. [`attach`] freezes every base weight
-//! (detached tensors: no gradient is accumulated for them) and returns a [`VarMap`] holding only
+//! (detached tensors: no gradient is accumulated for them, and their projections run through
+//! [`crate::fused::frozen_matmul`], whose backward skips the weight-gradient products that a
+//! plain `matmul` would compute and throw away) and returns a [`VarMap`] holding only
 //! the adapter, under PEFT's names: `base_model.model.model.layers.N.self_attn.q_proj.lora_A.weight`
 //! and `…lora_B.weight`.
 //!

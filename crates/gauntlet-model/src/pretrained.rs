@@ -83,6 +83,13 @@ pub fn load_adapted(base: &str, adapter: &Path, device: &Device) -> Result<(Chat
     Ok((chat, vars, cfg))
 }
 
+/// A base plus adapter for inference: the adapter's tensors are frozen copies, so sampling
+/// records no autograd graph.
+fn load_adapted_frozen(base: &str, adapter: &Path, device: &Device) -> Result<ChatModel> {
+    let (chat, _, _) = load_adapted(base, adapter, device)?;
+    Ok(ChatModel { model: lora::snapshot(&chat.model)?, ..chat })
+}
+
 /// A policy for inference: `spec` (a model folder, `gguf:FILE` or an adapter folder, whose base
 /// is its `base_model_name_or_path`) plus, optionally, the adapter in `adapter`.
 pub fn load_policy(spec: &str, adapter: Option<&Path>, device: &Device) -> Result<ChatModel> {
@@ -94,19 +101,67 @@ pub fn load_policy(spec: &str, adapter: Option<&Path>, device: &Device) -> Resul
             )));
         }
         let (_, base) = lora::read_config(Path::new(&expanded))?;
-        return Ok(load_adapted(&base, Path::new(&expanded), device)?.0);
+        if base.is_empty() {
+            return Err(Error::Config(format!(
+                "`{spec}/adapter_config.json` has no `base_model_name_or_path`; name the base model and pass the adapter separately"
+            )));
+        }
+        return load_adapted_frozen(&base, Path::new(&expanded), device);
     }
     match adapter {
-        Some(a) => Ok(load_adapted(&expanded, a, device)?.0),
+        Some(a) => load_adapted_frozen(&expanded, a, device),
         None if expanded.starts_with("gguf:") => crate::gguf::load(&expanded["gguf:".len()..], device),
         None => Ok(load_base(&expanded, device)?.0),
     }
 }
 
+/// Checks that the files an export reads are there, naming the first one missing: the base
+/// (`gguf:FILE`, or a folder with `config.json` and `model.safetensors` or a shard index; without
+/// `tokenizer.json` the byte tokenizer is used, as everywhere) and the adapter (`adapter_config.json`, `adapter_model.safetensors`).
+pub fn check_export_inputs(base: &str, adapter: Option<&Path>) -> Result<()> {
+    let missing = |what: &str, path: &Path, hint: &str| {
+        Err(Error::Config(format!("{what} `{}` is missing{hint}", path.display())))
+    };
+    let spec = expand_env(base)?;
+    if let Some(file) = spec.strip_prefix("gguf:") {
+        if !Path::new(file).is_file() {
+            return missing("the GGUF file", Path::new(file), "");
+        }
+    } else {
+        let dir = Path::new(&spec);
+        if is_adapter(dir) {
+            return Err(Error::Config(format!(
+                "`{spec}` is an adapter folder; pass its base model as the base and the folder as the adapter"
+            )));
+        }
+        if !dir.join("config.json").is_file() {
+            let hint = " (the base must be a Hugging Face model folder or `gguf:FILE`)";
+            return missing("the base model's", &dir.join("config.json"), hint);
+        }
+        if !dir.join("model.safetensors").is_file() && !dir.join("model.safetensors.index.json").is_file() {
+            return missing(
+                "the base model's weights",
+                &dir.join("model.safetensors"),
+                " (nor a shard index)",
+            );
+        }
+    }
+    if let Some(a) = adapter {
+        for file in ["adapter_config.json", "adapter_model.safetensors"] {
+            if !a.join(file).is_file() {
+                return missing("the adapter's", &a.join(file), " (expected a PEFT adapter folder)");
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Merges the adapter in `adapter` into `base` and writes a full Hugging Face model folder
-/// (weights, `config.json`, `tokenizer.json`, `tokenizer_config.json`) at `out`; without an
-/// adapter, writes the base itself (e.g. a GGUF file as a `transformers` folder).
+/// (weights, `config.json`, `tokenizer.json`, `tokenizer_config.json`) at `out`, atomically (a
+/// temporary folder renamed into place); without an adapter, writes the base itself (e.g. a GGUF
+/// file as a `transformers` folder). Inputs are checked first ([`check_export_inputs`]).
 pub fn export(base: &str, adapter: Option<&Path>, out: &Path) -> Result<()> {
+    check_export_inputs(base, adapter)?;
     let dev = Device::Cpu;
     let (chat, cfg) = match adapter {
         Some(a) => {

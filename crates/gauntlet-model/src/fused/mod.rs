@@ -1,4 +1,5 @@
-//! Fused CPU kernels with a backward pass: RoPE, masked softmax, RMSNorm, SwiGLU, log-probs.
+//! Fused CPU kernels with a backward pass: RoPE, masked softmax, RMSNorm, SwiGLU, log-probs, and
+//! the frozen-weight projection LoRA trains through ([`frozen_matmul`]).
 //!
 //! candle's own fused ops (`softmax_last_dim`, `rms_norm`, `rope`) are not tracked by autograd,
 //! so training through them silently leaves every parameter before them frozen. The kernels here
@@ -16,14 +17,17 @@
 //! swiglu   y = silu(a) ⊙ u            da = g u σ(a)(1 + a(1 − σ(a))),   du = g silu(a)
 //! rope     y = R(θ) x                 dx = R(−θ) g   (also fused with the head split, [`heads`])
 //! logprob  y = z_t − logsumexp(z)     dz = g (onehot(t) − softmax(z))
+//! frozen   y = x Wᵀ (W frozen)         dx = g W                  (no dW)
 //! ```
 //!
 //! Inputs must be `f32` on the CPU; the callers fall back to the composite ops otherwise.
 
 mod attention;
+mod linear;
 mod mlp;
 
 pub use attention::{heads, masked_softmax, rope};
+pub use linear::frozen_matmul;
 pub use mlp::{rms_norm, silu_mul, swiglu_cat, token_logprobs};
 
 use candle_core::{CpuStorage, Layout, Shape, Storage, Tensor};
@@ -79,6 +83,21 @@ mod tests {
         let ga = (a * &w).unwrap().sum_all().unwrap().backward().unwrap().get(x).unwrap().clone();
         let gb = (b * &w).unwrap().sum_all().unwrap().backward().unwrap().get(x).unwrap().clone();
         assert!(diff(&ga, &gb) < 1e-4, "gradients differ by {}", diff(&ga, &gb));
+    }
+
+    #[test]
+    fn frozen_matmul_equals_matmul_and_leaves_the_weight_alone() {
+        let x = Var::from_tensor(&Tensor::randn(0f32, 1.0, (37, 24), &Device::Cpu).unwrap()).unwrap();
+        let w = Tensor::randn(0f32, 1.0, (40, 24), &Device::Cpu).unwrap();
+        same(&x, |x| frozen_matmul(x, &w).unwrap(), |x| x.matmul(&w.t().unwrap()).unwrap());
+        let y = frozen_matmul(x.as_tensor(), &w).unwrap();
+        let grads = y.sqr().unwrap().sum_all().unwrap().backward().unwrap();
+        assert!(grads.get(x.as_tensor()).is_some());
+        assert!(grads.get(&w).is_none(), "a gradient was computed for the frozen weight");
+        // A plain matmul computes one for its (untracked) right operand: the work the op saves.
+        let wt = w.t().unwrap();
+        let plain = x.as_tensor().matmul(&wt).unwrap();
+        assert!(plain.sum_all().unwrap().backward().unwrap().get(&wt).is_some());
     }
 
     #[test]

@@ -75,6 +75,10 @@ pub struct EvalArgs {
     /// `random`.
     #[arg(long)]
     policy: String,
+    /// A PEFT LoRA adapter folder (`adapter_config.json`, `adapter_model.safetensors`) applied
+    /// to a `local:` or `gguf:` policy's model, e.g. a LoRA run's `final/`.
+    #[arg(long)]
+    adapter: Option<PathBuf>,
     /// Comma-separated task or environment names (default: a run's task mix, else `caesar`).
     #[arg(long)]
     tasks: Option<String>,
@@ -117,18 +121,48 @@ pub struct EvalArgs {
 }
 
 /// The model folder to evaluate for `local:DIR`: a run's `final/`, else its latest checkpoint,
-/// else `DIR` itself.
+/// else `DIR` itself. Any of them may be a full model (`config.json`) or, for a LoRA run, an
+/// adapter (`adapter_config.json`, whose `base_model_name_or_path` names the base).
 pub fn model_dir(dir: &Path) -> anyhow::Result<PathBuf> {
-    if dir.join("final").join("config.json").exists() {
+    let is_model = |d: &Path| d.join("config.json").exists() || d.join("adapter_config.json").exists();
+    if is_model(&dir.join("final")) {
         return Ok(dir.join("final"));
     }
     if let Some(c) = gauntlet_train::latest_checkpoint(dir)? {
         return Ok(c);
     }
-    if dir.join("config.json").exists() {
+    if is_model(dir) {
         return Ok(dir.to_path_buf());
     }
-    bail!("`{}` is neither a training run nor a model folder (no `config.json`)", dir.display())
+    bail!(
+        "`{}` is neither a training run nor a model folder (no `config.json` or `adapter_config.json`)",
+        dir.display()
+    )
+}
+
+/// Loads the model of a local policy spec for inference: `gguf:FILE` (quantized as stored; with
+/// an adapter, dequantized to `f32`), or a training run / model folder / adapter folder, with
+/// `local:` or without. `adapter` is a PEFT adapter folder applied on top (base frozen, the
+/// update kept separate, exactly as in training).
+pub fn load_local(spec: &str, adapter: Option<&Path>) -> anyhow::Result<gauntlet_model::ChatModel> {
+    let dev = candle_core::Device::Cpu;
+    let with = || adapter.map(|a| format!(" with the adapter `{}`", a.display())).unwrap_or_default();
+    if let Some(a) = adapter {
+        if !a.join("adapter_config.json").exists() {
+            bail!(
+                "`--adapter {}` has no `adapter_config.json` (expected a PEFT adapter folder)",
+                a.display()
+            );
+        }
+    }
+    if spec.starts_with("gguf:") {
+        return gauntlet_model::pretrained::load_policy(spec, adapter, &dev)
+            .with_context(|| format!("cannot load the GGUF model `{}`{}", &spec["gguf:".len()..], with()));
+    }
+    let dir = model_dir(Path::new(spec.strip_prefix("local:").unwrap_or(spec)))?;
+    let dir_str = dir.to_str().with_context(|| format!("`{}` is not valid UTF-8", dir.display()))?;
+    gauntlet_model::pretrained::load_policy(dir_str, adapter, &dev)
+        .with_context(|| format!("cannot load the model in `{}`{}", dir.display(), with()))
 }
 
 /// Runs `gauntlet eval`.
@@ -181,26 +215,23 @@ pub fn exec(args: EvalArgs) -> anyhow::Result<()> {
     // One policy per lane: an HTTP policy plays on two lanes (clones sharing its connection
     // limit) so that one chunk's slowest request does not idle the server.
     let mut http_stats: Option<OpenAiPolicy> = None;
+    if args.adapter.is_some() && !(args.policy.starts_with("local:") || args.policy.starts_with("gguf:")) {
+        bail!("--adapter needs a `local:` or `gguf:` policy, got `{}`", args.policy);
+    }
     let mut lanes: Vec<Box<dyn Policy + Send>> = match args.policy.as_str() {
         "oracle" => vec![Box::new(OraclePolicy::new(seed))],
         "random" => vec![Box::new(RandomPolicy::new(seed))],
-        p if p.starts_with("local:") => {
+        p if p.starts_with("local:") || p.starts_with("gguf:") => {
             super::setup_compute(args.threads)?;
-            let dir = model_dir(Path::new(&p["local:".len()..]))?;
-            let (chat, _, _) = gauntlet_model::checkpoint::load_chat(&dir, &candle_core::Device::Cpu)
-                .with_context(|| format!("cannot load the model in `{}`", dir.display()))?;
+            let chat = load_local(p, args.adapter.as_deref())?;
+            let name = match &args.adapter {
+                Some(a) => format!("{p}+adapter:{}", a.display()),
+                None => p.to_string(),
+            };
+            // A run's own sampling settings (only `local:` has a run config).
             let top_p = run_cfg.as_ref().map(|c| c.rl.top_p).unwrap_or(1.0);
-            let mut lp = LocalPolicy::new(chat, params(top_p), p);
+            let mut lp = LocalPolicy::new(chat, params(top_p), name);
             lp.micro_batch = run_cfg.as_ref().map(|c| c.rl.micro_batch).unwrap_or(args.batch);
-            vec![Box::new(lp)]
-        }
-        p if p.starts_with("gguf:") => {
-            super::setup_compute(args.threads)?;
-            let path = &p["gguf:".len()..];
-            let chat = gauntlet_model::gguf::load(path, &candle_core::Device::Cpu)
-                .with_context(|| format!("cannot load the GGUF model `{path}`"))?;
-            let mut lp = LocalPolicy::new(chat, params(1.0), p);
-            lp.micro_batch = args.batch;
             vec![Box::new(lp)]
         }
         p if p.starts_with("openai:") => {

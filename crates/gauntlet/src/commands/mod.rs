@@ -3,6 +3,7 @@
 mod advantages;
 mod bench;
 mod eval;
+mod export;
 pub mod generate;
 mod play;
 mod serve;
@@ -47,6 +48,8 @@ pub enum Command {
     /// Evaluate a policy (local run, GGUF model, OpenAI-compatible server, oracle, random) on
     /// held-out problems.
     Eval(eval::EvalArgs),
+    /// Merge a LoRA adapter into its base model and write a Hugging Face model folder.
+    Export(export::ExportArgs),
 }
 
 /// Run a parsed command line.
@@ -62,6 +65,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve(cmd) => serve::exec(cmd),
         Command::Train(args) => train::exec(args),
         Command::Eval(args) => eval::exec(args),
+        Command::Export(args) => export::exec(args),
     }
 }
 

@@ -1,9 +1,8 @@
 //! `gauntlet serve env` and `gauntlet serve policy`: the environment server and the
 //! OpenAI-compatible policy server (see the `gauntlet-serve` crate).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use anyhow::Context;
 use clap::{Args, Subcommand};
 use gauntlet_serve::{EnvServerConfig, PolicyServerConfig};
 
@@ -22,6 +21,10 @@ pub struct PolicyArgs {
     /// The model: a training run or model folder (`RUN_DIR`, `local:RUN_DIR`) or `gguf:FILE`.
     #[arg(long)]
     model: String,
+    /// A PEFT LoRA adapter folder (`adapter_config.json`, `adapter_model.safetensors`) applied
+    /// to the model, e.g. a LoRA run's `final/`.
+    #[arg(long)]
+    adapter: Option<PathBuf>,
     /// Address to bind (`0.0.0.0` serves the network).
     #[arg(long, default_value = "127.0.0.1")]
     host: String,
@@ -57,20 +60,17 @@ pub struct PolicyArgs {
     threads: usize,
 }
 
-/// Loads the model of `--model` and the name it is served under by default.
-fn load_model(spec: &str) -> anyhow::Result<(gauntlet_model::ChatModel, String)> {
-    let stem = |p: &Path| p.file_stem().and_then(|s| s.to_str()).unwrap_or("gauntlet").to_string();
-    if let Some(path) = spec.strip_prefix("gguf:") {
-        let chat = gauntlet_model::gguf::load(path, &candle_core::Device::Cpu)
-            .with_context(|| format!("cannot load the GGUF model `{path}`"))?;
-        return Ok((chat, stem(Path::new(path))));
-    }
-    let given = Path::new(spec.strip_prefix("local:").unwrap_or(spec));
-    let dir = super::eval::model_dir(given)?;
-    let (chat, _, _) = gauntlet_model::checkpoint::load_chat(&dir, &candle_core::Device::Cpu)
-        .with_context(|| format!("cannot load the model in `{}`", dir.display()))?;
-    let full = given.canonicalize().unwrap_or_else(|_| given.to_path_buf());
-    let name = full.file_name().and_then(|s| s.to_str()).unwrap_or("gauntlet").to_string();
+/// Loads the model of `--model` (plus `--adapter`) and the name it is served under by default.
+fn load_model(spec: &str, adapter: Option<&Path>) -> anyhow::Result<(gauntlet_model::ChatModel, String)> {
+    let chat = super::eval::load_local(spec, adapter)?;
+    let name = match spec.strip_prefix("gguf:") {
+        Some(path) => Path::new(path).file_stem().and_then(|s| s.to_str()).unwrap_or("gauntlet").to_string(),
+        None => {
+            let given = Path::new(spec.strip_prefix("local:").unwrap_or(spec));
+            let full = given.canonicalize().unwrap_or_else(|_| given.to_path_buf());
+            full.file_name().and_then(|s| s.to_str()).unwrap_or("gauntlet").to_string()
+        }
+    };
     Ok((chat, name))
 }
 
@@ -123,7 +123,7 @@ pub fn exec(cmd: ServeCommand) -> anyhow::Result<()> {
         }
         ServeCommand::Policy(a) => {
             super::setup_compute(a.threads)?;
-            let (chat, stem) = load_model(&a.model)?;
+            let (chat, stem) = load_model(&a.model, a.adapter.as_deref())?;
             let config = PolicyServerConfig {
                 host: a.host,
                 port: a.port,

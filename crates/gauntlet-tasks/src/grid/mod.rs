@@ -79,3 +79,20 @@ fn int_in(lo: i64, hi: i64) -> impl Fn(&str) -> Option<i64> {
 fn is_square<T>(rows: &[Vec<T>], n: usize) -> bool {
     rows.len() == n && rows.iter().all(|r| r.len() == n)
 }
+
+/// `text` with one to three random characters of `alphabet` inserted or overwritten: the
+/// near-miss answers the grid families' no-panic tests feed their verifiers.
+#[cfg(test)]
+pub(crate) fn mutated(rng: &mut gauntlet_core::Rng, text: &str, alphabet: &str) -> String {
+    let alphabet: Vec<char> = alphabet.chars().collect();
+    let mut c: Vec<char> = text.chars().collect();
+    for _ in 0..1 + rng.index(3) {
+        let i = rng.index(c.len() + 1);
+        if rng.chance(0.5) && i < c.len() {
+            c[i] = *rng.choose(&alphabet).unwrap();
+        } else {
+            c.insert(i, *rng.choose(&alphabet).unwrap());
+        }
+    }
+    c.into_iter().collect()
+}

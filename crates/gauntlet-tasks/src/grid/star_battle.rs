@@ -539,18 +539,8 @@ mod tests {
         let p = StarBattle.generate(2, Difficulty::new(4).unwrap());
         let oracle = StarBattle.solve(&p);
         let mut rng = Rng::new(13);
-        let alphabet: Vec<char> = "0123 \n,[]|*x-".chars().collect();
         for _ in 0..2_000 {
-            let mut c: Vec<char> = oracle.chars().collect();
-            for _ in 0..1 + rng.index(3) {
-                let i = rng.index(c.len() + 1);
-                if rng.chance(0.5) && i < c.len() {
-                    c[i] = *rng.choose(&alphabet).unwrap();
-                } else {
-                    c.insert(i, *rng.choose(&alphabet).unwrap());
-                }
-            }
-            let s = StarBattle.verify(&p, &c.into_iter().collect::<String>());
+            let s = StarBattle.verify(&p, &super::super::mutated(&mut rng, &oracle, "0123 \n,[]|*x-"));
             assert!((0.0..=1.0).contains(&s.reward));
         }
     }

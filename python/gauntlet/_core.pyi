@@ -5,7 +5,10 @@ public API; this module is the thin Rust layer under them. Every function here t
 work releases the GIL; ``threads=0`` means one Rust thread per core.
 """
 
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+from gauntlet.tasks import Verdict
 
 __version__: str
 
@@ -27,6 +30,12 @@ def score_batch(
     names: list[str], problems: list[str], responses: list[str], threads: int = 0
 ) -> list[tuple[float, bool, bool, str]]:
     """:func:`score` for many items on Rust threads; errors name the item."""
+
+def verify_rows(
+    rows: Sequence[Mapping[str, Any]], responses: Sequence[object] | None = None, threads: int = 0
+) -> list[Verdict]:
+    """``gauntlet.verify_batch``: rows read in Rust, checked on ``threads`` Rust threads (0: one
+    per core) while the calling thread reads the next rows; errors name the row and field."""
 
 def generate_jsonl(tasks: str, count: int = 100, seed: int = 0, level: int = 1, threads: int = 0) -> bytes:
     """The bytes ``gauntlet generate`` writes for the same arguments."""

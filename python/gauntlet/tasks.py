@@ -343,24 +343,12 @@ def verify_batch(
 ) -> list[Verdict]:
     """Verdicts for many rows at once, computed on ``threads`` Rust threads (0: one per core)
     without the GIL. ``rows`` are verl/TRL rows (``gauntlet generate``'s layout) or dataset
-    entries; the responses come from ``responses`` or else each row's ``response`` field."""
-    tasks, problems, texts = [], [], []
-    for i, row in enumerate(rows):
-        task, problem = _row_task_problem(row, i)
-        tasks.append(task)
-        problems.append(problem)
-        if responses is None:
-            r = row.get("response")
-            if not isinstance(r, str):
-                e = BadRowError(f"row {i}: field `response`: missing (or pass responses=[...])")
-                e.field = "response"
-                raise e
-            texts.append(r)
-    if responses is not None:
-        if len(responses) != len(tasks):
-            raise BadRowError(f"{len(responses)} responses for {len(tasks)} rows")
-        texts = [str(r) for r in responses]
-    return [Verdict(*v) for v in _core.score_batch(tasks, problems, texts, threads)]
+    entries; the responses come from ``responses`` or else each row's ``response`` field.
+
+    Rows are read in Rust (plain dicts; any other mapping through :func:`_row_task_problem`) and
+    handed to the threads in chunks as they are read, so the second core checks answers while
+    the interpreter's thread reads the next rows and builds the verdicts."""
+    return _core.verify_rows(rows, responses, threads)
 
 
 def generate_jsonl(

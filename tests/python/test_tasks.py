@@ -175,6 +175,68 @@ def test_rows_have_the_verl_trl_columns_and_verify_batch_scores_them():
     assert gauntlet.verify_batch(rows, oracle, threads=1) == gauntlet.verify_batch(rows, oracle, threads=2)
 
 
+def test_verify_batch_reads_every_row_layout_the_same_way_on_any_thread_count():
+    """Rows read in Rust (plain dicts) and through the Python layer (other mappings, a dict
+    ground truth) give the same verdicts; batches span several pipelined chunks."""
+    from types import MappingProxyType
+
+    rows = gauntlet.rows(["sudoku", "countdown", "maze"], count=80, seed=3, level=2)
+    entries = [
+        gauntlet.create_dataset(r["extra_info"]["task"], size=1, seed=r["extra_info"]["seed"], level=2)[0] for r in rows
+    ]
+    oracle = [f"<answer>{e['answer']}</answer>" for e in entries]
+    want = gauntlet.verify_batch(rows, oracle, threads=1)
+    assert len(want) == 240 and all(v.correct for v in want)
+    for threads in (0, 2, 3):
+        assert gauntlet.verify_batch(rows, oracle, threads=threads) == want
+    assert gauntlet.verify_batch(entries, oracle, threads=2) == want
+    proxied = [MappingProxyType(r) for r in rows]
+    assert gauntlet.verify_batch(proxied, oracle, threads=2) == want
+    as_dicts = [
+        dict(r, reward_model=dict(r["reward_model"], ground_truth=json.loads(r["reward_model"]["ground_truth"])))
+        for r in rows
+    ]
+    assert gauntlet.verify_batch(as_dicts, oracle, threads=2) == want
+    no_extra = [{k: v for k, v in r.items() if k != "extra_info"} for r in rows]
+    assert gauntlet.verify_batch(no_extra, oracle, threads=2) == want
+    with_response = [dict(r, response=o) for r, o in zip(rows, oracle, strict=True)]
+    assert gauntlet.verify_batch(with_response, threads=2) == want
+
+    class Answer:
+        def __init__(self, text: str) -> None:
+            self.text = text
+
+        def __str__(self) -> str:
+            return self.text
+
+    assert gauntlet.verify_batch(rows, [Answer(o) for o in oracle], threads=2) == want
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_verify_batch_errors_name_the_row_deep_in_a_batch(threads):
+    rows = gauntlet.rows("countdown", count=200, seed=1, level=1)
+    ok = ["<answer>1</answer>"] * 200
+    bad = list(rows)
+    bad[150] = {"data_source": "gauntlet/countdown"}
+    with pytest.raises(BadRowError, match="row 150") as e:
+        gauntlet.verify_batch(bad, ok, threads=threads)
+    assert e.value.field == "reward_model"
+    bad[150] = dict(rows[150], reward_model={"ground_truth": "{"})
+    with pytest.raises(BadProblemError, match=r"item 150.*not valid JSON"):
+        gauntlet.verify_batch(bad, ok, threads=threads)
+    bad[150] = dict(rows[150], data_source="gauntlet/countdwn", extra_info={})
+    with pytest.raises(UnknownTaskError, match="item 150") as e:
+        gauntlet.verify_batch(bad, ok, threads=threads)
+    assert "countdown" in e.value.suggestions
+    with pytest.raises(BadRowError, match="row 0: field `response`"):
+        gauntlet.verify_batch(rows, threads=threads)
+    with pytest.raises(BadRowError, match="199 responses for 200 rows"):
+        gauntlet.verify_batch(rows, ok[:199], threads=threads)
+    with pytest.raises(BadRowError, match="row 7: field `\\(row\\)`"):
+        gauntlet.verify_batch([*rows[:7], 3, *rows[8:]], ok, threads=threads)
+    assert gauntlet.verify_batch([], [], threads=threads) == []
+
+
 def test_rows_are_byte_identical_to_the_cli(gauntlet_bin, tmp_path):
     for tasks, n, seed, level in [("sudoku", 5, 0, 1), ("countdown,zebra,maze", 7, 123, 3), ("all", 2, 9, 5)]:
         cli = subprocess.run(

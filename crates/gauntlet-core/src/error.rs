@@ -15,6 +15,14 @@ pub enum TaskError {
         /// What serde said.
         detail: String,
     },
+    /// The serialized problem is not JSON text at all.
+    #[error("`{task}` problem is not valid JSON: {detail}")]
+    NotJson {
+        /// Task family name.
+        task: String,
+        /// What serde said.
+        detail: String,
+    },
 }
 
 /// Why an environment call failed.

@@ -199,6 +199,9 @@ pub trait DynTask: Send + Sync {
     fn oracle_response_of(&self, problem: &serde_json::Value) -> Result<String, TaskError>;
     /// Score a full response against a serialized problem.
     fn score_of(&self, problem: &serde_json::Value, response: &str) -> Result<Score, TaskError>;
+    /// Score a full response against a problem given as JSON text, decoded straight into the
+    /// family's problem type (no intermediate `serde_json::Value`: the batch scorers' path).
+    fn score_json(&self, problem: &str, response: &str) -> Result<Score, TaskError>;
     /// Generate, solve and verify one instance without serialization (benchmarks use this).
     /// Returns the oracle's score.
     fn roundtrip(&self, seed: u64, difficulty: Difficulty) -> Score;
@@ -233,6 +236,17 @@ impl<T: Task> DynTask for T {
 
     fn score_of(&self, problem: &serde_json::Value, response: &str) -> Result<Score, TaskError> {
         Ok(self.score(&decode::<T>(self, problem)?, response))
+    }
+
+    fn score_json(&self, problem: &str, response: &str) -> Result<Score, TaskError> {
+        let p: T::Problem = serde_json::from_str(problem).map_err(|e| {
+            let (task, detail) = (Task::spec(self).name.to_string(), e.to_string());
+            match e.classify() {
+                serde_json::error::Category::Data => TaskError::BadInstance { task, detail },
+                _ => TaskError::NotJson { task, detail },
+            }
+        })?;
+        Ok(self.score(&p, response))
     }
 
     fn roundtrip(&self, seed: u64, difficulty: Difficulty) -> Score {

@@ -9,6 +9,8 @@
 //!
 //! - [`tasks`]: task listings, instance generation (one or many seeds, on Rust threads), scoring,
 //!   and dataset rows byte-identical to `gauntlet generate`.
+//! - [`batch`]: `verify_batch` on rows read in Rust and scored on worker threads while the
+//!   interpreter's thread reads the next rows and converts finished verdicts.
 //! - [`envs`]: the `Env` class (one environment or game, driven seat by seat) and a pure-Rust
 //!   reference episode runner.
 //! - [`algos`]: every advantage estimator of `gauntlet advantages`, with the same options.
@@ -18,12 +20,15 @@
 #![deny(missing_docs)]
 
 pub mod algos;
+pub mod batch;
 pub mod envs;
 pub mod tasks;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// An error built without the GIL, raised as a `gauntlet.errors` class once it is held again.
 #[derive(Debug, Clone)]
@@ -73,20 +78,22 @@ pub type Outcome<T> = Result<T, Failure>;
 /// Run `f` without the GIL, turning a panic into an `InternalError` and a [`Failure`] into its
 /// Python exception.
 pub fn detached<T: Send>(py: Python<'_>, f: impl FnOnce() -> Outcome<T> + Send) -> PyResult<T> {
-    let result = py.detach(|| {
-        catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|payload| {
-            let what = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
-            Err(Failure::new(
-                "InternalError",
-                format!("gauntlet panicked (a bug; please report it with the input): {what}"),
-            ))
-        })
-    });
-    result.map_err(|f| f.into_pyerr(py))
+    py.detach(|| guarded(f)).map_err(|f| f.into_pyerr(py))
+}
+
+/// Run `f`, turning a panic into an `InternalError` [`Failure`] (on any thread).
+pub fn guarded<T>(f: impl FnOnce() -> Outcome<T>) -> Outcome<T> {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|payload| {
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        Err(Failure::new(
+            "InternalError",
+            format!("gauntlet panicked (a bug; please report it with the input): {what}"),
+        ))
+    })
 }
 
 /// A difficulty level from a Python integer, or `InvalidLevelError` naming the range.
@@ -97,12 +104,19 @@ pub fn level(level: i64) -> Outcome<gauntlet_core::Difficulty> {
     })
 }
 
-/// A rayon pool with `threads` workers (0 = one per core).
-pub fn pool(threads: usize) -> Outcome<rayon::ThreadPool> {
-    rayon::ThreadPoolBuilder::new()
+/// The process's rayon pool with `threads` workers (0 = one per core), started on first use and
+/// kept: a batch call pays for thread start-up once per process, not once per call.
+pub fn pool(threads: usize) -> Outcome<Arc<rayon::ThreadPool>> {
+    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
+    let mut pools = POOLS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(p) = pools.get(&threads) {
+        return Ok(p.clone());
+    }
+    let p = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| Failure::new("InternalError", format!("cannot start {threads} threads: {e}")))
+        .map_err(|e| Failure::new("InternalError", format!("cannot start {threads} threads: {e}")))?;
+    Ok(pools.entry(threads).or_insert(Arc::new(p)).clone())
 }
 
 /// Panic inside [`detached`] with `message`: the tests' proof that a Rust panic reaches Python
@@ -118,6 +132,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     tasks::register(m)?;
+    batch::register(m)?;
     envs::register(m)?;
     algos::register(m)?;
     Ok(())

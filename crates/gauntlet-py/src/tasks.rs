@@ -99,21 +99,16 @@ fn generate_entries(
 }
 
 /// A verdict as Python sees it: (reward, correct, format_error, reason).
-type Verdict = (f64, bool, bool, String);
+pub(crate) type Verdict = (f64, bool, bool, String);
 
 fn verdict(s: Score) -> Verdict {
     let fe = s.is_format_error();
     (s.reward, s.correct, fe, s.reason)
 }
 
-fn score_one(task: &dyn DynTask, problem: &str, response: &str) -> Outcome<Verdict> {
-    let name = task.spec().name;
-    let value: serde_json::Value = serde_json::from_str(problem).map_err(|e| {
-        Failure::new("BadProblemError", format!("`{name}` problem is not valid JSON: {e}"))
-            .with_field("problem")
-    })?;
+pub(crate) fn score_one(task: &dyn DynTask, problem: &str, response: &str) -> Outcome<Verdict> {
     let s = task
-        .score_of(&value, response)
+        .score_json(problem, response)
         .map_err(|e| Failure::new("BadProblemError", e.to_string()).with_field("problem"))?;
     Ok(verdict(s))
 }
@@ -158,7 +153,7 @@ fn score_batch(
 }
 
 /// Prefix a failure's message with the item it is about.
-fn at(i: usize, mut f: Failure) -> Failure {
+pub(crate) fn at(i: usize, mut f: Failure) -> Failure {
     f.message = format!("item {i}: {}", f.message);
     f
 }

@@ -3,15 +3,19 @@
 //! What has to hold the GIL (reading each row's columns, building each `Verdict`) costs about as
 //! much as checking a cheap family's answer, so doing it all before and after a parallel section
 //! would leave the second core idle half the time. Instead the interpreter's thread reads rows in
-//! chunks and hands each chunk to the pool as soon as it is read, then turns finished chunks into
-//! `Verdict`s, in order, while later chunks are still being checked.
+//! chunks and queues each chunk as soon as it is read for the pool's workers, turning finished
+//! chunks into `Verdict`s, in order, between reads; once every row is read it checks what is
+//! still queued itself (without the GIL) and converts the rest. With `threads = T` that is
+//! `T - 1` pool workers plus the calling thread: never more busy threads than asked for.
 
 use crate::tasks::{at, find, score_one, Verdict};
 use crate::{guarded, pool, Failure, Outcome};
 use gauntlet_core::DynTask;
+use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PySequence, PyString};
-use std::sync::{mpsc, Arc};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PySequence, PyString, PyTuple};
+use std::collections::VecDeque;
+use std::sync::{mpsc, Arc, Condvar, Mutex};
 
 /// Rows per unit of work handed to the pool.
 const CHUNK: usize = 64;
@@ -64,7 +68,7 @@ impl<'py> Reader<'py> {
             };
         }
         let r = match row.cast::<PyDict>() {
-            Ok(d) => d.get_item("response")?,
+            Ok(d) => d.get_item(intern!(self.py, "response"))?,
             Err(_) => Some(row.call_method1("get", ("response",))?),
         };
         match r.as_ref().map(|r| r.cast::<PyString>()) {
@@ -96,6 +100,7 @@ impl<'py> Reader<'py> {
 /// verl/TRL row's `extra_info.task`/`data_source` and `reward_model.ground_truth` as text), or
 /// `None` when the row needs the Python layer's slower, error-naming path.
 fn fast_task_problem<'py>(row: &Bound<'py, PyAny>) -> PyResult<Option<(String, String)>> {
+    let py = row.py();
     let Ok(row) = row.cast::<PyDict>() else { return Ok(None) };
     let text = |v: Option<Bound<'py, PyAny>>| -> PyResult<Option<String>> {
         match v.as_ref().map(|v| v.cast::<PyString>()) {
@@ -104,27 +109,59 @@ fn fast_task_problem<'py>(row: &Bound<'py, PyAny>) -> PyResult<Option<(String, S
         }
     };
     let dict = |v: Option<Bound<'py, PyAny>>| v.and_then(|v| v.cast_into::<PyDict>().ok());
-    if let Some(meta) = dict(row.get_item("metadata")?) {
-        if meta.contains("problem")? {
-            let (task, problem) = (text(meta.get_item("task")?)?, text(meta.get_item("problem")?)?);
+    if let Some(meta) = dict(row.get_item(intern!(py, "metadata"))?) {
+        if meta.contains(intern!(py, "problem"))? {
+            let (task, problem) =
+                (text(meta.get_item(intern!(py, "task"))?)?, text(meta.get_item(intern!(py, "problem"))?)?);
             return Ok(task.zip(problem));
         }
     }
-    let extra_task = match dict(row.get_item("extra_info")?) {
-        Some(extra) => extra.get_item("task")?.filter(|t| !t.is_none()),
+    let extra_task = match dict(row.get_item(intern!(py, "extra_info"))?) {
+        Some(extra) => extra.get_item(intern!(py, "task"))?.filter(|t| !t.is_none()),
         None => None,
     };
     let task = match extra_task {
         Some(t) => text(Some(t))?,
-        None => {
-            text(row.get_item("data_source")?)?.and_then(|ds| ds.strip_prefix("gauntlet/").map(str::to_owned))
-        }
+        None => text(row.get_item(intern!(py, "data_source"))?)?
+            .and_then(|ds| ds.strip_prefix("gauntlet/").map(str::to_owned)),
     };
-    let problem = match dict(row.get_item("reward_model")?) {
-        Some(rm) => text(rm.get_item("ground_truth")?)?,
+    let problem = match dict(row.get_item(intern!(py, "reward_model"))?) {
+        Some(rm) => text(rm.get_item(intern!(py, "ground_truth"))?)?,
         None => None,
     };
     Ok(task.zip(problem))
+}
+
+/// Builds `gauntlet.Verdict`s: `tuple.__new__(Verdict, fields)`, which is what the namedtuple's
+/// own (Python-level) constructor ends in, without the Python frame; the reason of a correct
+/// answer, `"ok"`, is one shared string.
+struct Verdicts<'py> {
+    cls: Bound<'py, PyAny>,
+    new: Bound<'py, PyAny>,
+    ok: Bound<'py, PyString>,
+}
+
+impl<'py> Verdicts<'py> {
+    fn new(py: Python<'py>) -> PyResult<Self> {
+        let cls = py.import("gauntlet.tasks")?.getattr("Verdict")?;
+        let new = py.get_type::<PyTuple>().getattr(intern!(py, "__new__"))?;
+        Ok(Verdicts { cls, new, ok: PyString::new(py, "ok") })
+    }
+
+    fn make(&self, (reward, correct, format_error, reason): Verdict) -> PyResult<Bound<'py, PyAny>> {
+        let py = self.cls.py();
+        let reason = if reason == "ok" { self.ok.clone() } else { PyString::new(py, &reason) };
+        let fields = PyTuple::new(
+            py,
+            [
+                PyFloat::new(py, reward).into_any(),
+                PyBool::new(py, correct).to_owned().into_any(),
+                PyBool::new(py, format_error).to_owned().into_any(),
+                reason.into_any(),
+            ],
+        )?;
+        self.new.call1((&self.cls, fields))
+    }
 }
 
 /// Checks one chunk of items (rows `start..`) on a worker thread; a panic becomes an error.
@@ -157,33 +194,101 @@ fn verify_rows<'py>(
             return Err(Failure::new("BadRowError", msg).into_pyerr(py));
         }
     }
-    let cls = py.import("gauntlet.tasks")?.getattr("Verdict")?;
+    let verdicts = Verdicts::new(py)?;
     let mut reader = Reader { py, rows, responses, families: Vec::new() };
     let workers = match threads {
         0 => std::thread::available_parallelism().map_or(1, |p| p.get()),
         t => t,
     };
-    let verdicts = if workers == 1 || n <= CHUNK {
+    let out = if workers == 1 || n <= CHUNK {
         let items = reader.chunk(0..n)?;
-        let verdicts = crate::detached(py, || check(0, &items))?;
-        verdicts.into_iter().map(|v| cls.call1(v)).collect::<PyResult<Vec<_>>>()?
+        let checked = crate::detached(py, || check(0, &items))?;
+        checked.into_iter().map(|v| verdicts.make(v)).collect::<PyResult<Vec<_>>>()?
     } else {
-        pipelined(&mut reader, n, workers, &cls)?
+        pipelined(&mut reader, n, workers, &verdicts)?
     };
-    PyList::new(py, verdicts)
+    PyList::new(py, out)
 }
 
-/// Reads chunk after chunk and hands each to the pool, converting finished chunks in order.
+/// Chunks read but not yet checked, shared by the calling thread and the pool's workers.
+#[derive(Default)]
+struct Queue {
+    state: Mutex<Pending>,
+    ready: Condvar,
+}
+
+/// The queued chunks (index, items) and whether the queue is closed.
+#[derive(Default)]
+struct Pending {
+    chunks: VecDeque<(usize, Vec<Item>)>,
+    closed: bool,
+}
+
+impl Queue {
+    fn push(&self, k: usize, items: Vec<Item>) {
+        self.lock().chunks.push_back((k, items));
+        self.ready.notify_one();
+    }
+
+    /// No more chunks will come: workers return once the queue is empty.
+    fn close(&self) {
+        self.lock().closed = true;
+        self.ready.notify_all();
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Pending> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The next chunk, waiting for one unless `wait` is false or the queue is closed.
+    fn pop(&self, wait: bool) -> Option<(usize, Vec<Item>)> {
+        let mut state = self.lock();
+        loop {
+            if let Some(job) = state.chunks.pop_front() {
+                return Some(job);
+            }
+            if !wait || state.closed {
+                return None;
+            }
+            state = self.ready.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// Checks chunks until none is left (and, when `wait`, until the queue is closed).
+    fn drain(&self, wait: bool, tx: &mpsc::Sender<(usize, Outcome<Vec<Verdict>>)>) {
+        while let Some((k, items)) = self.pop(wait) {
+            let _ = tx.send((k, check(k * CHUNK, &items)));
+        }
+    }
+}
+
+/// Closes the queue when the call ends, however it ends, so no worker waits forever.
+struct Closing(Arc<Queue>);
+
+impl Drop for Closing {
+    fn drop(&mut self) {
+        self.0.close();
+    }
+}
+
+/// Reads chunk after chunk into the queue that `workers - 1` pool threads drain, converting
+/// finished chunks in order between reads; then drains the rest itself, without the GIL, and
+/// converts what is left. No more threads than cores are busy at once.
 fn pipelined<'py>(
     reader: &mut Reader<'py>,
     n: usize,
     workers: usize,
-    cls: &Bound<'py, PyAny>,
+    verdicts: &Verdicts<'py>,
 ) -> PyResult<Vec<Bound<'py, PyAny>>> {
     let py = reader.py;
-    let pool = pool(workers).map_err(|f| f.into_pyerr(py))?;
+    let pool = pool(workers - 1).map_err(|f| f.into_pyerr(py))?;
     let chunks = n.div_ceil(CHUNK);
     let (tx, rx) = mpsc::channel::<(usize, Outcome<Vec<Verdict>>)>();
+    let queue = Closing(Arc::new(Queue::default()));
+    for _ in 1..workers {
+        let (q, tx) = (queue.0.clone(), tx.clone());
+        pool.spawn(move || q.drain(true, &tx));
+    }
     let mut done: Vec<Option<Outcome<Vec<Verdict>>>> = (0..chunks).map(|_| None).collect();
     let mut out = Vec::with_capacity(n);
     let mut next = 0;
@@ -192,7 +297,7 @@ fn pipelined<'py>(
         while next < chunks {
             let Some(result) = done[next].take() else { break };
             for v in result.map_err(|f| f.into_pyerr(py))? {
-                out.push(cls.call1(v)?);
+                out.push(verdicts.make(v)?);
             }
             next += 1;
         }
@@ -200,16 +305,18 @@ fn pipelined<'py>(
     };
     for k in 0..chunks {
         let start = k * CHUNK;
-        let items = reader.chunk(start..n.min(start + CHUNK))?;
-        let tx = tx.clone();
-        pool.spawn(move || {
-            let _ = tx.send((k, check(start, &items)));
-        });
+        queue.0.push(k, reader.chunk(start..n.min(start + CHUNK))?);
         while let Ok((j, r)) = rx.try_recv() {
             done[j] = Some(r);
         }
         convert(&mut done, &mut out)?;
     }
+    queue.0.close();
+    let q = queue.0.clone();
+    let tx = py.detach(move || {
+        q.drain(false, &tx);
+        tx
+    });
     drop(tx);
     let mut rx = rx;
     while out.len() < n {

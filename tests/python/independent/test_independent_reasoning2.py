@@ -348,3 +348,82 @@ def test_kinship(level):
                 wrong = [*answers[:i], o, *answers[i + 1 :]]
                 agree(data, entry, numbered(wrong), False, f"answer {i + 1} with the other gender")
         agree(data, entry, numbered(answers[:-1]), False, "last answer missing")
+
+
+# ---------------------------------------------------------------- fol_entailment
+
+
+class Models:
+    """Every situation (each person has or lacks each property) as one bit of a big integer: a
+    sentence is the set of situations where it holds."""
+
+    def __init__(self, people, props):
+        self.people, self.props = people, props
+        n = len(people) * len(props)
+        self.all = (1 << (1 << n)) - 1
+        self.atoms = {}
+        for i, (p, a) in enumerate(product(people, props)):
+            mask = 0
+            for m in range(1 << n):
+                if m >> i & 1:
+                    mask |= 1 << m
+            self.atoms[(p, a)] = mask
+
+    def lit(self, person, text):
+        neg, prop = re.fullmatch(r"(not )?(\w+)", text).groups()
+        assert prop in self.props, prop
+        atom = self.atoms[(person, prop)]
+        return self.all ^ atom if neg else atom
+
+    def conj(self, person, text):
+        out = self.all
+        for part in text.split(" and "):
+            out &= self.lit(person, part)
+        return out
+
+    def sentence(self, s):
+        s = s.rstrip(".")
+        everyone = lambda f: self._fold(f, all_=True)  # noqa: E731
+        someone = lambda f: self._fold(f, all_=False)  # noqa: E731
+        if m := re.fullmatch(r"Everyone is ((?:not )?\w+) or ((?:not )?\w+)", s):
+            return everyone(lambda p: self.lit(p, m.group(1)) | self.lit(p, m.group(2)))
+        if m := re.fullmatch(r"Everyone who is (.+) is ((?:not )?\w+)", s):
+            return everyone(lambda p: (self.all ^ self.conj(p, m.group(1))) | self.lit(p, m.group(2)))
+        if m := re.fullmatch(r"Someone is (.+)", s):
+            return someone(lambda p: self.conj(p, m.group(1)))
+        if m := re.fullmatch(r"If (\w+) is ((?:not )?\w+), then (\w+) is ((?:not )?\w+)", s):
+            a, b = self.lit(m.group(1), m.group(2)), self.lit(m.group(3), m.group(4))
+            return (self.all ^ a) | b
+        if m := re.fullmatch(r"(\w+) is ((?:not )?\w+) or (\w+) is ((?:not )?\w+)", s):
+            return self.lit(m.group(1), m.group(2)) | self.lit(m.group(3), m.group(4))
+        if m := re.fullmatch(r"(\w+) is ((?:not )?\w+)", s):
+            return self.lit(m.group(1), m.group(2))
+        raise AssertionError(f"unknown sentence {s!r}")
+
+    def _fold(self, f, all_):
+        out = self.all if all_ else 0
+        for p in self.people:
+            out = out & f(p) if all_ else out | f(p)
+        return out
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_fol_entailment(level):
+    for data, entry in entries("fol_entailment", level, SEEDS):
+        q = body(entry["question"])
+        people = re.search(r"The only people are (.*?);", q).group(1).split(", ")
+        props = re.search(r"each of the properties (.*)\.", q).group(1).split(", ")
+        models = Models(people, props)
+        premises = models.all
+        for s in re.findall(r"^- (.*)$", q.split("Premises:")[1].split("For each hypothesis")[0], re.M):
+            premises &= models.sentence(s)
+        assert premises, "the premises are inconsistent"
+        answers = []
+        for s in re.findall(r"^\d+\. (.*)$", q.split("For each hypothesis")[1], re.M):
+            h = models.sentence(s)
+            answers.append("entailed" if premises & ~h == 0 else "contradicted" if premises & h == 0 else "neutral")
+        agree(data, entry, numbered(answers), True, "model enumeration")
+        for i, a in enumerate(answers):
+            for other in {"entailed", "contradicted", "neutral"} - {a}:
+                agree(data, entry, numbered([*answers[:i], other, *answers[i + 1 :]]), False, f"answer {i + 1} {other}")
+        agree(data, entry, numbered(answers[:-1]), False, "last answer missing")

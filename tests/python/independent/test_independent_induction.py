@@ -1,5 +1,5 @@
-"""Independent checks of number_sequence, custom_operator, list_functions, string_transduction and
-regex_induction, from the prompt text alone: every rule of the kinds the prompt lists is tried
+"""Independent checks of number_sequence, custom_operator, list_functions, string_transduction,
+arc_1d and regex_induction, from the prompt text alone: every rule of the kinds the prompt lists is tried
 (asserting, as the prompt says, that all fitting rules agree on the answer), and gauntlet's verdict
 is compared with ours on that answer and on near misses."""
 
@@ -346,3 +346,111 @@ def test_string_transduction_short_word_rotation():
     outs = fitting_outputs(string_ops(literal_rotation=True), examples, new)
     assert len(outs) == 1, outs
     agree(data, entry, eval(outs.pop()), True, "the literal reading's output")
+
+
+# ---------------------------------------------------------------- arc_1d
+
+
+def runs(row):
+    """(start, end exclusive, colour) of every maximal block of one colour (colours 1-9)."""
+    out, i = [], 0
+    while i < len(row):
+        j = i
+        while j < len(row) and row[j] == row[i]:
+            j += 1
+        if row[i]:
+            out.append((i, j, row[i]))
+        i = j
+    return out
+
+
+def arc_ops():
+    def shift(row, k):
+        n = len(row)
+        return [row[i - k] if 0 <= i - k < n else 0 for i in range(n)]
+
+    def gravity(row, left):
+        cells = [v for v in row if v]
+        pad = [0] * (len(row) - len(cells))
+        return cells + pad if left else pad + cells
+
+    def fill(row):
+        out = row[:]
+        idx = [i for i, v in enumerate(row) if v]
+        for a, b in pairwise(idx):
+            if row[a] == row[b]:
+                out[a:b] = [row[a]] * (b - a)
+        return out
+
+    def spread(row):
+        out, cur = row[:], 0
+        for i, v in enumerate(row):
+            cur = v or cur
+            out[i] = cur
+        return out
+
+    def drop_singles(row):
+        out = row[:]
+        for a, b, _ in runs(row):
+            if b - a == 1:
+                out[a] = 0
+        return out
+
+    def hollow(row):
+        out = row[:]
+        for a, b, _ in runs(row):
+            if b - a >= 3:
+                out[a + 1 : b - 1] = [0] * (b - a - 2)
+        return out
+
+    ops = {}
+    for k in range(1, 5):
+        ops[f"shift +{k}"] = lambda r, k=k: shift(r, k)
+        ops[f"shift -{k}"] = lambda r, k=k: shift(r, -k)
+    ops["mirror"] = lambda r: r[::-1]
+    for a, b in product(range(1, 10), repeat=2):
+        if a != b:
+            ops[f"recolour {a}->{b}"] = lambda r, a=a, b=b: [b if v == a else v for v in r]
+            if a < b:
+                ops[f"swap {a}<->{b}"] = lambda r, a=a, b=b: [b if v == a else a if v == b else v for v in r]
+    ops["to left"] = lambda r: gravity(r, True)
+    ops["to right"] = lambda r: gravity(r, False)
+    ops["fill"] = fill
+    ops["spread right"] = spread
+    ops["spread left"] = lambda r: spread(r[::-1])[::-1]
+    ops["drop singles"] = drop_singles
+    ops["hollow"] = hollow
+    return ops
+
+
+def row_of(text):
+    return [int(t) for t in text.split()]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_arc_1d(level):
+    ops = arc_ops()
+    for data, entry in entries("arc_1d", level, SEEDS if level < 4 else 2):
+        q = body(entry["question"])
+        examples = [(row_of(a), row_of(b)) for a, b in re.findall(r"^Input: +(.*)\nOutput: +(.*)$", q, re.M)]
+        new = row_of(re.search(r"^New input: (.*)$", q, re.M).group(1))
+        two = "two of these operations applied one after the other" in q
+        outs = set()
+        for f in ops.values():
+            mids = [f(x) for x, _ in examples]
+            if not two:
+                if all(m == y for m, (_, y) in zip(mids, examples, strict=True)):
+                    outs.add(tuple(f(new)))
+                continue
+            for g in ops.values():
+                if all(g(m) == y for m, (_, y) in zip(mids, examples, strict=True)):
+                    outs.add(tuple(g(f(new))))
+        assert len(outs) == 1, (level, entry["metadata"]["seed"], outs)
+        mine = list(outs.pop())
+        agree(data, entry, " ".join(map(str, mine)), True, "the common output")
+        agree(data, entry, " ".join(map(str, mine[:-1])), False, "last cell dropped")
+        i = next((k for k, v in enumerate(mine) if v), 0)
+        changed = [*mine[:i], (mine[i] % 9) + 1, *mine[i + 1 :]]
+        agree(data, entry, " ".join(map(str, changed)), False, "one cell recoloured")
+        agree(data, entry, " ".join(map(str, mine[::-1])), mine == mine[::-1], "mirrored")
+        agree(data, entry, " ".join(map(str, new)), new == mine, "the new input itself")

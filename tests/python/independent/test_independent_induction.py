@@ -295,7 +295,8 @@ def regex_ok(rx, alphabet, limit, pos, neg):
     expression, whole-string matches of every A string and no B string."""
     if len(rx) > limit or not SYNTAX.fullmatch(rx) or set(re.sub(r"[()|*+?]", "", rx)) - set(alphabet):
         return False
-    if re.search(r"\(\)|[(|][*+?]|^[*+?]|[*+?]{2}", rx):
+    # every operator needs its operands: no empty group, empty alternative or dangling postfix
+    if re.search(r"\(\)|[(|][*+?]|^[*+?]|[*+?]{2}|^\||\|$|\|\||\(\||\|\)", rx):
         return False
     try:
         pat = re.compile(rx)

@@ -55,6 +55,22 @@ def value(formula, x):
         return None
 
 
+MULTIPLE_OF_X = re.compile(r"-?(\d+(\.\d+)?(/\d+)?\*?)?x(/\d+)?|-?\(\d+/\d+\)\*?x")
+
+
+def args_ok(formula):
+    """The prompt's rule: the arguments of e^, exp, sin and cos are multiples of x."""
+    f = formula.replace(" ", "")
+    for m in re.finditer(r"(e\^|exp|sin|cos)\(", f):
+        depth, i = 1, m.end()
+        while depth:
+            depth += {"(": 1, ")": -1}.get(f[i], 0)
+            i += 1
+        if not MULTIPLE_OF_X.fullmatch(f[m.end() : i - 1]):
+            return False
+    return True
+
+
 def close(a, b):
     return a is not None and b is not None and abs(a - b) <= 1e-5 * max(1.0, abs(a), abs(b))
 
@@ -66,13 +82,13 @@ def derivative(formula, x, h=1e-5):
 
 def is_derivative_of(cand, f):
     """cand(x) equals f'(x) at every test point (central differences)."""
-    return all(close(value(cand, x), derivative(f, x)) for x in POINTS)
+    return args_ok(cand) and all(close(value(cand, x), derivative(f, x)) for x in POINTS)
 
 
 def is_antiderivative_of(cand, f):
     """cand'(x) equals f(x) at every test point; the constant `+ C` is allowed."""
     cand = re.sub(r"\+\s*C\s*$", "", cand.strip())
-    return all(close(derivative(cand, x), value(f, x)) for x in POINTS)
+    return args_ok(cand) and all(close(derivative(cand, x), value(f, x)) for x in POINTS)
 
 
 def formula_of(q):
@@ -93,6 +109,8 @@ def test_differentiation(level):
             (f"2*({oracle})", "doubled"),
             (f, "f itself"),
             (oracle.replace("x", "(x+1)", 1), "x shifted once"),
+            (f"{oracle} + sin(2*x) - sin(2*x)", "sin(2*x) added and taken away"),
+            (f"{oracle} + sin(x+1) - sin(x+1)", "sin(x+1) added and taken away (argument not a multiple of x)"),
         ):
             agree(data, entry, cand, is_derivative_of(cand, f), what)
 
@@ -112,6 +130,8 @@ def test_integration(level):
             (f"{oracle} + x", "plus x"),
             (f, "f itself"),
             (oracle.replace("x", "(x+1)", 1), "x shifted once"),
+            (f"{oracle} + cos(x+1) - cos(x+1)", "cos(x+1) added and taken away (argument not a multiple of x)"),
+            (f"{oracle} + e^(0*x)", "the constant e^(0*x)"),
         ):
             agree(data, entry, cand, is_antiderivative_of(cand, f), what)
 

@@ -124,6 +124,9 @@ def test_rubiks_2x2(level):
         moves = oracle.split()
         padded = " ".join([*moves, "U", "U'"])
         agree(data, entry, padded, ok(padded), "U U' appended")
+        for extra in ("U D'", "R L'", "F2 B2"):  # a whole-cube turn made of two face turns
+            turned = " ".join([*moves, extra])
+            agree(data, entry, turned, ok(turned), f"{extra} appended (cube solved in another orientation)")
         split = " ".join(m if not m.endswith("2") else f"{m[0]} {m[0]}" for m in moves)
         agree(data, entry, split, ok(split), "each half turn as two quarter turns")
         agree(data, entry, " ".join(moves[:-1]), ok(" ".join(moves[:-1])), "last move dropped")

@@ -716,6 +716,8 @@ def test_hashi(level):
         shuffled = oracle[:]
         rng.shuffle(shuffled)
         agree(data, entry, fmt_bridges(shuffled), True, "lines in another order")
+        flipped = [(b, a, k) for a, b, k in oracle]
+        agree(data, entry, fmt_bridges(flipped), True, "each pair written the other way round")
         for i in rng.sample(range(len(oracle)), min(3, len(oracle))):
             a, b, k = oracle[i]
             changed = [*oracle[:i], (a, b, 3 - k), *oracle[i + 1 :]]

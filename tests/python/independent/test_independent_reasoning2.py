@@ -77,6 +77,7 @@ def test_bayes_net(level):
         p = query(q, names, cpt)
         mine = f"{p.numerator}/{p.denominator}"
         agree(data, entry, mine, True, "exact enumeration")
+        agree(data, entry, f"{3 * p.numerator}/{3 * p.denominator}", True, "not in lowest terms (still exact)")
         agree(data, entry, f"{p.numerator + 1}/{p.denominator}", False, "numerator off by one")
         if p != 1 - p:
             c = 1 - p

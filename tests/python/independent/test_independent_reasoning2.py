@@ -28,6 +28,17 @@ def numbered(answers):
     return ", ".join(f"{i + 1}: {a}" for i, a in enumerate(answers))
 
 
+def check_numbered(data, entry, answers):
+    """Our numbered answers, in another order (each carries its number), and with the last
+    question's number given to the first question again."""
+    agree(data, entry, numbered(answers), True, "our answers")
+    items = numbered(answers).split(", ")
+    agree(data, entry, ", ".join(items[::-1]), True, "numbered answers in reverse order")
+    if len(answers) > 1:
+        twice = [*items[:-1], f"1: {answers[-1]}"]
+        agree(data, entry, ", ".join(twice), False, "question 1 answered twice, the last one not at all")
+
+
 # ---------------------------------------------------------------- bayes_net
 
 
@@ -225,7 +236,7 @@ def test_belief_tracking(level):
                 answers.append(believe(events, m.group(2), m.group(1)))
             else:
                 raise AssertionError(f"unknown question {question!r}")
-        agree(data, entry, numbered(answers), True, "our replay")
+        check_numbered(data, entry, answers)
         for i in range(len(answers)):
             wrong = [*answers]
             wrong[i] = next(c for c in containers if c != answers[i])
@@ -343,7 +354,7 @@ def test_kinship(level):
             words = kin_words(facts, x, y, female)
             assert len(words) == 1, (level, entry["metadata"]["seed"], x, y, words)
             answers.append(words.pop())
-        agree(data, entry, numbered(answers), True, "our relation words")
+        check_numbered(data, entry, answers)
         for i, w in enumerate(answers):
             if (o := other_gender(w)) is not None:
                 wrong = [*answers[:i], o, *answers[i + 1 :]]
@@ -423,7 +434,7 @@ def test_fol_entailment(level):
         for s in re.findall(r"^\d+\. (.*)$", q.split("For each hypothesis")[1], re.M):
             h = models.sentence(s)
             answers.append("entailed" if premises & ~h == 0 else "contradicted" if premises & h == 0 else "neutral")
-        agree(data, entry, numbered(answers), True, "model enumeration")
+        check_numbered(data, entry, answers)
         for i, a in enumerate(answers):
             for other in {"entailed", "contradicted", "neutral"} - {a}:
                 agree(data, entry, numbered([*answers[:i], other, *answers[i + 1 :]]), False, f"answer {i + 1} {other}")

@@ -62,7 +62,7 @@ def connected(cells):
 
 def binary_misses(grid, rng, k=4):
     """0/1 grid near misses: one cell flipped (k times), two different cells of a row swapped, last row
-    dropped."""
+    dropped, an empty row appended."""
     h, w = len(grid), len(grid[0])
     out = []
     for _ in range(k):
@@ -78,6 +78,7 @@ def binary_misses(grid, rng, k=4):
             g[r][a], g[r][b] = 0, 1
             out.append(g)
     out.append([row[:] for row in grid[:-1]])
+    out.append([*(row[:] for row in grid), [0] * w])
     return out
 
 
@@ -725,3 +726,5 @@ def test_hashi(level):
             dropped = oracle[:i] + oracle[i + 1 :]
             agree(data, entry, fmt_bridges(dropped), hashi_valid(islands, dropped), "one bridge line dropped")
         agree(data, entry, fmt_bridges([*oracle, oracle[0]]), False, "a pair given twice")
+        a, b, _ = oracle[0]
+        agree(data, entry, fmt_bridges([*oracle, (a, b, 0)]), False, "the first pair again with =0 (k is 1 or 2)")

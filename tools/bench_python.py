@@ -104,6 +104,14 @@ def batch_work(rows, responses, threads: int) -> Callable[[int], None]:
     return work
 
 
+class NoOp:
+    """A scorer that does nothing: the most calls per second any Python-level
+    ``score_answer(answer, entry)`` can reach in this interpreter."""
+
+    def score_answer(self, answer: str, entry: dict) -> float:
+        return 1.0
+
+
 def fmt(x: float | None) -> str:
     if x is None:
         return "–"
@@ -138,13 +146,13 @@ def main() -> None:
             rds = rg.create_dataset(rg_name, size=50, seed=7)
             rs = rate(score_work(rds, list(rds)), args.budget, args.repeats, start=16)
         score_rows.append((name, level, rg_name, gs, rs))
-        rows = gauntlet.rows(name, count=512, seed=7, level=level)
+        rows = gauntlet.rows(name, count=2048, seed=7, level=level)
         answers = {
-            e["metadata"]["seed"]: e["answer"] for e in gauntlet.create_dataset(name, size=512, seed=7, level=level)
+            e["metadata"]["seed"]: e["answer"] for e in gauntlet.create_dataset(name, size=2048, seed=7, level=level)
         }
         responses = [f"<answer>{answers[r['extra_info']['seed']]}</answer>" for r in rows]
-        b1 = rate(batch_work(rows, responses, 1), args.budget, args.repeats, start=512)
-        b2 = rate(batch_work(rows, responses, 2), args.budget, args.repeats, start=512)
+        b1 = rate(batch_work(rows, responses, 1), args.budget, args.repeats, start=2048)
+        b2 = rate(batch_work(rows, responses, 2), args.budget, args.repeats, start=2048)
         batch_rows.append((name, level, b1, b2))
         print(
             f"  {name}: gen {fmt(g1)}/s (1 thread), {fmt(gn)}/s (all) vs rg {fmt(r)}/s; "
@@ -152,6 +160,8 @@ def main() -> None:
             flush=True,
         )
 
+    floor = rate(score_work(NoOp(), [{"answer": "1"}]), args.budget, args.repeats, start=4096)
+    print(f"a score_answer method that does nothing: {fmt(floor)} calls/s")
     if RG_FAILURES:
         print(f"reasoning-gym items that raised (skipped, time counted): {RG_FAILURES}")
 
@@ -174,6 +184,7 @@ def main() -> None:
     print("|---|---|---:|---:|---:|")
     for name, level, rg_name, gs, rs in score_rows:
         print(f"| {name} ({level}) | {rg_name} | {fmt(gs)} | {fmt(rs)} | {ratio(gs, rs)} |")
+    print(f"| (a method that does nothing) | | {fmt(floor)} | | |")
     print("\n| family (level) | verify_batch items/s, 1 thread | 2 threads | scaling |")
     print("|---|---:|---:|---:|")
     for name, level, b1, b2 in batch_rows:

@@ -13,6 +13,10 @@ Usage:
     python3 -m venv /tmp/venv-torch && /tmp/venv-torch/bin/pip install torch
     /tmp/venv-torch/bin/python tools/bench_torch_train.py --threads 2 --steps 30
 
+`--model HF_DIR` trains that pretrained `transformers` model (loaded as float32) instead, and
+`--lora RANK` trains a `peft` LoRA adapter on it (alpha = 2 * rank, every projection, as
+`train_bench --lora`), the base frozen; the vocabulary then comes from the model.
+
 `--attention manual` spells attention out (matmul + mask + softmax) like the Rust model's
 composite path; the default `sdpa` uses torch's fused scaled_dot_product_attention.
 """
@@ -109,6 +113,20 @@ class Llama(nn.Module):
         return self.lm_head(self.norm(x))
 
 
+def pretrained(folder, lora_rank):
+    """A `transformers` causal LM from `folder` in float32, with a LoRA adapter when asked."""
+    from transformers import AutoModelForCausalLM
+
+    model = AutoModelForCausalLM.from_pretrained(folder, torch_dtype=torch.float32, attn_implementation="sdpa")
+    if lora_rank is None:
+        return model
+    from peft import LoraConfig, get_peft_model
+
+    targets = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
+    cfg = LoraConfig(r=lora_rank, lora_alpha=2 * lora_rank, lora_dropout=0.0, target_modules=targets)
+    return get_peft_model(model, cfg)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--threads", type=int, default=2)
@@ -123,19 +141,26 @@ def main():
     ap.add_argument("--kv-heads", type=int, default=4)
     ap.add_argument("--intermediate", type=int, default=344)
     ap.add_argument("--attention", choices=["sdpa", "manual"], default="sdpa")
+    ap.add_argument("--model", help="a transformers model folder to train instead of the tiny model")
+    ap.add_argument("--lora", type=int, help="train a peft LoRA adapter of this rank (with --model)")
     args = ap.parse_args()
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
-    model = Llama(args.vocab, args.hidden, args.layers, args.heads, args.kv_heads, args.intermediate,
-                  args.seq + 1, args.attention)
+    if args.model:
+        model = pretrained(args.model, args.lora)
+        args.vocab = model.config.vocab_size
+    else:
+        model = Llama(args.vocab, args.hidden, args.layers, args.heads, args.kv_heads, args.intermediate,
+                      args.seq + 1, args.attention)
     params = sum(p.numel() for p in model.parameters())
-    opt = torch.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=0.01)
+    trainable = [p for p in model.parameters() if p.requires_grad]
+    opt = torch.optim.AdamW(trainable, lr=1e-3, weight_decay=0.01)
     g = torch.Generator().manual_seed(0)
     ids = torch.randint(0, args.vocab, (args.batch, args.seq), generator=g)
 
     def step():
-        logits = model(ids)
+        logits = model(ids).logits if args.model else model(ids)
         loss = F.cross_entropy(logits[:, :-1].reshape(-1, args.vocab), ids[:, 1:].reshape(-1))
         opt.zero_grad(set_to_none=True)
         loss.backward()
@@ -155,7 +180,8 @@ def main():
     ms = 1000 * times[len(times) // 2]
     print(json.dumps({
         "impl": "torch", "torch": torch.__version__, "attention": args.attention, "threads": args.threads,
-        "params": params, "batch": args.batch, "seq": args.seq, "ms_per_step": round(ms, 2),
+        "params": params, "trainable": sum(p.numel() for p in trainable), "lora_rank": args.lora,
+        "model": args.model, "batch": args.batch, "seq": args.seq, "ms_per_step": round(ms, 2),
         "ms_per_step_mean": round(1000 * sum(times) / len(times), 2),
         "tokens_per_s": round(args.batch * args.seq / (ms / 1000)),
         "cpu_ms_per_step": round(cpu_ms, 1), "final_loss": round(loss, 4),

@@ -26,6 +26,9 @@ def generate_entries(name: str, seeds: list[int], level: int = 1, threads: int =
 def score(name: str, problem: str, response: str) -> tuple[float, bool, bool, str]:
     """(reward, correct, format_error, reason) of a full response against a serialized problem."""
 
+def score_entry(answer: object, entry: Mapping[str, Any]) -> float:
+    """Reward of ``answer`` (bare, in an ``<answer>`` block, or None) for a dataset entry."""
+
 def score_batch(
     names: list[str], problems: list[str], responses: list[str], threads: int = 0
 ) -> list[tuple[float, bool, bool, str]]:

@@ -91,8 +91,7 @@ def _problem_of(entry: Mapping[str, Any]) -> tuple[str, str]:
 
 
 def _score_entry(answer: str | None, entry: Mapping[str, Any]) -> float:
-    task, problem = _problem_of(entry)
-    return _core.score(task, problem, _respond(answer))[0]
+    return _core.score_entry(answer, entry)
 
 
 def _check_cfg(cfg: Mapping[str, Any]) -> None:
@@ -168,7 +167,7 @@ class _LazyDataset:
     def score_answer(self, answer: str | None, entry: Mapping[str, Any]) -> float:
         """Reward in [0, 1] of ``answer`` (a bare answer, or a response with an ``<answer>``
         block) for ``entry``: the verifier checks validity, so any correct answer scores 1.0."""
-        return _score_entry(answer, entry)
+        return _core.score_entry(answer, entry)
 
     def verify(self, answer: str | None, entry: Mapping[str, Any]) -> Verdict:
         """The full verdict (reward, correct, format_error, reason) of ``answer`` for ``entry``."""

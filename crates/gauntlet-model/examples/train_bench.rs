@@ -7,6 +7,10 @@
 //!     [--model gguf:FILE|HF_DIR] [--batch B] [--seq T] [--lora RANK]
 //! ```
 //!
+//! With `--torch` and `--model`, PyTorch trains the same pretrained model (a GGUF is exported to a
+//! `transformers` folder first) at the same batch and sequence length, with a `peft` adapter of
+//! the same rank and targets under `--lora`.
+//!
 //! `--model` trains a pretrained model (loaded as `f32`) instead of the tiny one; `--lora RANK`
 //! trains a LoRA adapter (alpha = 2·rank, every projection) with the base frozen, so only the
 //! adapter has gradients and AdamW state. `--batch` and `--seq` override 32 × 64.
@@ -136,11 +140,33 @@ fn main() -> anyhow::Result<()> {
     );
     if let Some(python) = arg(&args, "--torch") {
         let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tools/bench_torch_train.py");
-        let out = std::process::Command::new(&python)
-            .args([script, "--threads", &threads.to_string(), "--steps", &steps.to_string()])
-            .args(["--warmup", &warmup.to_string()])
-            .output()
-            .with_context(|| format!("run `{python}`"))?;
+        let mut cmd = std::process::Command::new(&python);
+        cmd.args([script, "--threads", &threads.to_string(), "--steps", &steps.to_string()]).args([
+            "--warmup",
+            &warmup.to_string(),
+            "--batch",
+            &batch.to_string(),
+            "--seq",
+            &seq.to_string(),
+        ]);
+        // The same pretrained model as a `transformers` folder (a GGUF is exported to one first).
+        let exported = std::env::temp_dir().join(format!("train_bench-hf-{}", std::process::id()));
+        if let Some(spec) = arg(&args, "--model") {
+            let folder = match spec.strip_prefix("gguf:") {
+                Some(_) => {
+                    gauntlet_model::pretrained::export(&spec, None, &exported)?;
+                    exported.display().to_string()
+                }
+                None => spec,
+            };
+            cmd.args(["--model", &folder]);
+        }
+        if let Some(rank) = lora_rank {
+            cmd.args(["--lora", &rank.to_string()]);
+        }
+        let out = cmd.output().with_context(|| format!("run `{python}`"));
+        let _ = std::fs::remove_dir_all(&exported);
+        let out = out?;
         anyhow::ensure!(
             out.status.success(),
             "torch benchmark failed: {}",

@@ -7,9 +7,12 @@ use crate::{detached, pool, Failure, Outcome};
 use gauntlet_core::extract::{extract_answer, Extraction};
 use gauntlet_core::{Difficulty, DynTask, Score};
 use gauntlet_tasks::rows::Row;
+use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use rayon::prelude::*;
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Register this module's functions.
@@ -18,14 +21,28 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(canonical_task, m)?)?;
     m.add_function(wrap_pyfunction!(generate_entries, m)?)?;
     m.add_function(wrap_pyfunction!(score, m)?)?;
+    m.add_function(wrap_pyfunction!(score_entry, m)?)?;
     m.add_function(wrap_pyfunction!(score_batch, m)?)?;
     m.add_function(wrap_pyfunction!(generate_jsonl, m)?)?;
     m.add_function(wrap_pyfunction!(composite_plan, m)?)?;
     Ok(())
 }
 
-/// The family called `name`, or `UnknownTaskError` with the closest names.
+/// The family called `name`, or `UnknownTaskError` with the closest names. Names already
+/// found are remembered per thread (the registry lookup scans every family's spec).
 pub fn find(name: &str) -> Outcome<Arc<dyn DynTask>> {
+    thread_local! {
+        static FOUND: RefCell<HashMap<String, Arc<dyn DynTask>>> = RefCell::new(HashMap::new());
+    }
+    if let Some(t) = FOUND.with(|f| f.borrow().get(name).cloned()) {
+        return Ok(t);
+    }
+    let t = lookup(name)?;
+    FOUND.with(|f| f.borrow_mut().insert(name.to_owned(), t.clone()));
+    Ok(t)
+}
+
+fn lookup(name: &str) -> Outcome<Arc<dyn DynTask>> {
     gauntlet_tasks::get(name).map_err(|e| {
         let mut f = Failure::new("UnknownTaskError", e.to_string()).with_field("name");
         f.suggestions = e.suggestions;
@@ -118,6 +135,44 @@ pub(crate) fn score_one(task: &dyn DynTask, problem: &str, response: &str) -> Ou
 #[pyfunction]
 fn score(py: Python<'_>, name: &str, problem: &str, response: &str) -> PyResult<Verdict> {
     detached(py, || score_one(&*find(name)?, problem, response))
+}
+
+/// Reward of `answer` (a bare answer, a response with an `<answer>` block, or `None`) for a
+/// dataset entry: `dataset.score_answer`'s whole path in one call. Entries that are not plain
+/// dicts with `metadata.task` and `metadata.problem` strings go through the Python layer's
+/// `_problem_of`, which names what is missing.
+#[pyfunction]
+fn score_entry(py: Python<'_>, answer: &Bound<'_, PyAny>, entry: &Bound<'_, PyAny>) -> PyResult<f64> {
+    let (name, problem) = match entry_task_problem(entry)? {
+        Some(tp) => tp,
+        None => py.import("gauntlet.tasks")?.getattr("_problem_of")?.call1((entry,))?.extract()?,
+    };
+    let response = if answer.is_none() {
+        String::new()
+    } else {
+        let text = answer.str()?.to_str()?.to_owned();
+        if text.to_lowercase().contains("<answer>") {
+            text
+        } else {
+            format!("<answer>{text}</answer>")
+        }
+    };
+    detached(py, || score_one(&*find(&name)?, &problem, &response).map(|v| v.0))
+}
+
+/// `(metadata.task, metadata.problem)` of a plain dict entry, or `None`.
+fn entry_task_problem(entry: &Bound<'_, PyAny>) -> PyResult<Option<(String, String)>> {
+    let py = entry.py();
+    let Ok(entry) = entry.cast::<PyDict>() else { return Ok(None) };
+    let Some(meta) = entry.get_item(intern!(py, "metadata"))? else { return Ok(None) };
+    let Ok(meta) = meta.cast_into::<PyDict>() else { return Ok(None) };
+    let text = |key: &Bound<'_, PyString>| -> PyResult<Option<String>> {
+        Ok(match meta.get_item(key)? {
+            Some(v) => v.cast::<PyString>().ok().map(|s| s.to_str().map(str::to_owned)).transpose()?,
+            None => None,
+        })
+    };
+    Ok(text(intern!(py, "task"))?.zip(text(intern!(py, "problem"))?))
 }
 
 /// Score many responses in parallel on `threads` Rust threads (0 = all cores). `names` and

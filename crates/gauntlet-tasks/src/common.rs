@@ -48,15 +48,18 @@ pub fn parse_grid<T>(
     cell: impl Fn(&str) -> Option<T>,
 ) -> Result<Vec<Vec<T>>, String> {
     let mut grid = Vec::with_capacity(rows);
+    let mut toks: Vec<&str> = Vec::with_capacity(cols);
     for line in text.lines() {
-        let cleaned: String =
-            line.chars().map(|c| if matches!(c, '[' | ']' | ',' | '|') { ' ' } else { c }).collect();
-        let mut toks: Vec<String> = cleaned.split_whitespace().map(str::to_string).collect();
+        toks.clear();
+        toks.extend(line.split(|c: char| c.is_whitespace() || matches!(c, '[' | ']' | ',' | '|')));
+        toks.retain(|t| !t.is_empty());
         if toks.is_empty() {
             continue;
         }
-        if toks.len() == 1 && toks[0].chars().count() == cols && cols > 1 {
-            toks = toks[0].chars().map(|c| c.to_string()).collect();
+        if toks.len() == 1 && cols > 1 && toks[0].chars().count() == cols {
+            let word = toks[0];
+            toks.clear();
+            toks.extend(word.char_indices().map(|(i, c)| &word[i..i + c.len_utf8()]));
         }
         if grid.len() == rows {
             return Err(format!("more than {rows} rows"));

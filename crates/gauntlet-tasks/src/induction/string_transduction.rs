@@ -234,7 +234,8 @@ impl Task for StringTransduction {
              operations, or two of them applied one after the other: reverse the word; shift every letter \
              forward in the alphabet by 1, 2, 3, 13 or 25 (wrapping z to a); double every letter; delete \
              the vowels a, e, i, o, u; sort the letters alphabetically; delete repeated letters (keeping \
-             first occurrences); move the first 1, 2 or 3 letters to the end; swap the letters in each \
+             first occurrences); move the first 1, 2 or 3 letters to the end (the count wraps around a shorter \
+             word: moving 3 letters of a 2-letter word moves 1); swap the letters in each \
              adjacent pair (1st with 2nd, 3rd with 4th, …); swap the first and last letters; keep every \
              other letter (1st, 3rd, 5th, …); delete the first letter; append the reversed word. Every \
              transformation of this kind that fits the examples gives the same output for the new word.\n\n",

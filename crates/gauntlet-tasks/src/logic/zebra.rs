@@ -233,12 +233,13 @@ fn generate(rng: &mut Rng, n: usize, k: usize, w: &[u32; 7]) -> (Vec<Attribute>,
 pub fn parse_table(p: &ZebraProblem, answer: &str) -> Result<Vec<Vec<Option<u8>>>, String> {
     use crate::common::clip;
     let n = p.houses as usize;
-    let lookup: Vec<(String, usize, usize)> = p
-        .attributes
-        .iter()
-        .enumerate()
-        .flat_map(|(a, at)| at.values.iter().enumerate().map(move |(v, s)| (s.to_ascii_lowercase(), a, v)))
-        .collect();
+    // (attribute, value) of a word, case-insensitively; the first match in the puzzle's order.
+    let lookup = |word: &str| {
+        p.attributes
+            .iter()
+            .enumerate()
+            .find_map(|(a, at)| at.values.iter().position(|s| s.eq_ignore_ascii_case(word)).map(|v| (a, v)))
+    };
     let mut table = vec![vec![None; p.attributes.len()]; n];
     let mut listed = vec![false; n];
     for line in answer.lines().map(str::trim).filter(|l| !l.is_empty()) {
@@ -253,8 +254,7 @@ pub fn parse_table(p: &ZebraProblem, answer: &str) -> Result<Vec<Vec<Option<u8>>
             return Err(format!("house {h} is listed twice"));
         }
         for word in values.split(',').map(str::trim) {
-            let lower = word.to_ascii_lowercase();
-            let Some(&(_, a, v)) = lookup.iter().find(|l| l.0 == lower) else {
+            let Some((a, v)) = lookup(word) else {
                 return Err(format!("house {h}: `{}` is not a value of the puzzle", clip(word, 20)));
             };
             if let Some(old) = table[h - 1][a].replace(v as u8) {

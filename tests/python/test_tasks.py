@@ -187,6 +187,9 @@ def test_verify_batch_reads_every_row_layout_the_same_way_on_any_thread_count():
     oracle = [f"<answer>{e['answer']}</answer>" for e in entries]
     want = gauntlet.verify_batch(rows, oracle, threads=1)
     assert len(want) == 240 and all(v.correct for v in want)
+    assert all(type(v) is gauntlet.Verdict and v == gauntlet.Verdict(1.0, True, False, "ok") for v in want)
+    wrong = gauntlet.verify_batch(rows, ["<answer>1</answer>"] * 240, threads=2)
+    assert all(type(v) is gauntlet.Verdict and v.reward == 0.0 and not v.correct and v.reason for v in wrong)
     for threads in (0, 2, 3):
         assert gauntlet.verify_batch(rows, oracle, threads=threads) == want
     assert gauntlet.verify_batch(entries, oracle, threads=2) == want

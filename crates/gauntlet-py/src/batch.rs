@@ -133,31 +133,34 @@ fn fast_task_problem<'py>(row: &Bound<'py, PyAny>) -> PyResult<Option<(String, S
 }
 
 /// Builds `gauntlet.Verdict`s: `tuple.__new__(Verdict, fields)`, which is what the namedtuple's
-/// own (Python-level) constructor ends in, without the Python frame; the reason of a correct
-/// answer, `"ok"`, is one shared string.
+/// own (Python-level) constructor ends in, without the Python frame. Verdicts are immutable
+/// tuples, so every correct one is the same shared object (`Verdict(1.0, True, False, "ok")`).
 struct Verdicts<'py> {
     cls: Bound<'py, PyAny>,
     new: Bound<'py, PyAny>,
-    ok: Bound<'py, PyString>,
+    correct: Bound<'py, PyAny>,
 }
 
 impl<'py> Verdicts<'py> {
     fn new(py: Python<'py>) -> PyResult<Self> {
         let cls = py.import("gauntlet.tasks")?.getattr("Verdict")?;
         let new = py.get_type::<PyTuple>().getattr(intern!(py, "__new__"))?;
-        Ok(Verdicts { cls, new, ok: PyString::new(py, "ok") })
+        let correct = new.call1((&cls, (1.0, true, false, "ok")))?;
+        Ok(Verdicts { cls, new, correct })
     }
 
     fn make(&self, (reward, correct, format_error, reason): Verdict) -> PyResult<Bound<'py, PyAny>> {
+        if correct && reward == 1.0 && !format_error && reason == "ok" {
+            return Ok(self.correct.clone());
+        }
         let py = self.cls.py();
-        let reason = if reason == "ok" { self.ok.clone() } else { PyString::new(py, &reason) };
         let fields = PyTuple::new(
             py,
             [
                 PyFloat::new(py, reward).into_any(),
                 PyBool::new(py, correct).to_owned().into_any(),
                 PyBool::new(py, format_error).to_owned().into_any(),
-                reason.into_any(),
+                PyString::new(py, &reason).into_any(),
             ],
         )?;
         self.new.call1((&self.cls, fields))

@@ -136,7 +136,9 @@ fn lora_matches_peft_on_smollm2() {
     randomize_b(&vm, 6, 0.02);
     let adapter = tmp("smollm2-adapter");
     lora::save_adapter(&adapter, &vm, &cfg, &spec, &[]).unwrap();
-    check(&py, &spec, &base, &chat.model, &adapter, "smollm2", 2e-3);
+    // |logits| reach ~36 here, so f32 rounding alone moves them by ~1e-4: PyTorch's merged model
+    // and its own base + adapter differ by 2.2e-4 (measured), gauntlet and PEFT by 1.5e-4.
+    check(&py, &spec, &base, &chat.model, &adapter, "smollm2", 5e-4);
     std::fs::remove_dir_all(&adapter).unwrap();
     std::fs::remove_dir_all(&base).unwrap();
 }

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use candle_core::{backprop::GradStore, DType, Tensor, Var};
+use gauntlet_model::fused;
 
 use crate::config::OptimConfig;
 
@@ -111,7 +112,10 @@ impl AdamW {
     pub fn step_with(&mut self, gs: Vec<Option<Tensor>>, lr: f64) -> candle_core::Result<StepStats> {
         let mut sq = 0f64;
         for g in gs.iter().flatten() {
-            sq += g.sqr()?.sum_all()?.to_dtype(DType::F64)?.to_scalar::<f64>()?;
+            sq += match fused::sum_of_squares(g) {
+                Some(s) => s,
+                None => g.sqr()?.sum_all()?.to_dtype(DType::F64)?.to_scalar::<f64>()?,
+            };
         }
         let grad_norm = sq.sqrt();
         let scale = if self.cfg.grad_clip > 0.0 && grad_norm > self.cfg.grad_clip && grad_norm.is_finite() {
@@ -129,14 +133,29 @@ impl AdamW {
         let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
         for (i, ((_, p), g)) in self.params.iter().zip(gs).enumerate() {
             let Some(g) = g else { continue };
-            let g = if scale != 1.0 { (g * scale)? } else { g };
-            let m = ((self.m[i].as_tensor() * b1)? + (&g * (1.0 - b1))?)?;
-            let v = ((self.v[i].as_tensor() * b2)? + (g.sqr()? * (1.0 - b2))?)?;
-            let update = ((&m / c1)? / ((&v / c2)?.sqrt()? + self.cfg.eps)?)?;
-            let mut theta = p.as_tensor().clone();
-            if self.cfg.weight_decay > 0.0 && p.rank() >= 2 {
-                theta = (&theta * (1.0 - lr * self.cfg.weight_decay))?;
+            let weight_decay = if p.rank() >= 2 { self.cfg.weight_decay.max(0.0) } else { 0.0 };
+            let s = fused::AdamWStep {
+                lr,
+                beta1: b1,
+                beta2: b2,
+                eps: self.cfg.eps,
+                weight_decay,
+                c1,
+                c2,
+                grad_scale: scale,
+            };
+            let (m, v) = (self.m[i].as_tensor(), self.v[i].as_tensor());
+            if fused::adamw_step(p.as_tensor(), m, v, &g, &s)
+                .map_err(|e| candle_core::Error::Msg(e.to_string()))?
+            {
+                continue;
             }
+            // Elsewhere than contiguous f32 on the CPU: the same formula as tensor ops.
+            let g = if scale != 1.0 { (g * scale)? } else { g };
+            let m = ((m * b1)? + (&g * (1.0 - b1))?)?;
+            let v = ((v * b2)? + (g.sqr()? * (1.0 - b2))?)?;
+            let update = ((&m / c1)? / ((&v / c2)?.sqrt()? + self.cfg.eps)?)?;
+            let theta = (p.as_tensor() * (1.0 - lr * weight_decay))?;
             p.set(&(theta - (update * lr)?)?)?;
             self.m[i].set(&m)?;
             self.v[i].set(&v)?;

@@ -1,5 +1,6 @@
 //! Fused CPU kernels with a backward pass: RoPE, masked softmax, RMSNorm, SwiGLU, log-probs, and
-//! the frozen-weight projection LoRA trains through ([`frozen_matmul`]).
+//! the frozen-weight projection LoRA trains through ([`frozen_matmul`]); and the in-place AdamW
+//! step the trainer's optimiser runs ([`adamw_step`], no backward).
 //!
 //! candle's own fused ops (`softmax_last_dim`, `rms_norm`, `rope`) are not tracked by autograd,
 //! so training through them silently leaves every parameter before them frozen. The kernels here
@@ -22,10 +23,12 @@
 //!
 //! Inputs must be `f32` on the CPU; the callers fall back to the composite ops otherwise.
 
+mod adamw;
 mod attention;
 mod linear;
 mod mlp;
 
+pub use adamw::{adamw_step, sum_of_squares, AdamWStep};
 pub use attention::{heads, masked_softmax, rope};
 pub use linear::frozen_matmul;
 pub use mlp::{rms_norm, silu_mul, swiglu_cat, token_logprobs};

@@ -113,37 +113,77 @@ fn move_pieces(board: &mut [i8; 64], m: u16, ep: Option<u8>) -> bool {
     captured
 }
 
+/// No square (padding in the tables below).
+const NONE: u8 = 64;
+
+/// For every square, the squares one of `steps` reaches on the board (`NONE`-padded), in
+/// `steps` order.
+const fn leaps(steps: &[(i8, i8); 8]) -> [[u8; 8]; 64] {
+    let mut out = [[NONE; 8]; 64];
+    let mut s = 0;
+    while s < 64 {
+        let (f, r) = ((s % 8) as i8, (s / 8) as i8);
+        let (mut k, mut n) = (0, 0);
+        while k < 8 {
+            let (nf, nr) = (f + steps[k].0, r + steps[k].1);
+            if nf >= 0 && nf < 8 && nr >= 0 && nr < 8 {
+                out[s][n] = (nr * 8 + nf) as u8;
+                n += 1;
+            }
+            k += 1;
+        }
+        s += 1;
+    }
+    out
+}
+
+/// For every square and each of the 8 directions of [`KING_STEPS`], the squares along that ray
+/// out to the edge, nearest first (`NONE`-padded).
+const fn rays() -> [[[u8; 7]; 8]; 64] {
+    let mut out = [[[NONE; 7]; 8]; 64];
+    let mut s = 0;
+    while s < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (df, dr) = KING_STEPS[d];
+            let (mut f, mut r, mut n) = ((s % 8) as i8 + df, (s / 8) as i8 + dr, 0);
+            while f >= 0 && f < 8 && r >= 0 && r < 8 {
+                out[s][d][n] = (r * 8 + f) as u8;
+                (f, r, n) = (f + df, r + dr, n + 1);
+            }
+            d += 1;
+        }
+        s += 1;
+    }
+    out
+}
+
+static KNIGHT_FROM: [[u8; 8]; 64] = leaps(&KNIGHT_STEPS);
+static KING_FROM: [[u8; 8]; 64] = leaps(&KING_STEPS);
+static RAYS: [[[u8; 7]; 8]; 64] = rays();
+
 /// Whether `side` attacks square `s` on the squares `board`.
 fn attacked_on(board: &[i8; 64], s: usize, side: usize) -> bool {
     let me = if side == 0 { 1 } else { -1 };
-    let (f, r) = ((s % 8) as i8, (s / 8) as i8);
-    let at = |df: i8, dr: i8| sq(f + df, r + dr).map(|t| board[t]);
-
-    // Pawns attack forward diagonally, so look backward from the square.
-    if [-1, 1].iter().any(|&df| at(df, -me) == Some(PAWN * me)) {
-        return true;
-    }
-    if KNIGHT_STEPS.iter().any(|&(df, dr)| at(df, dr) == Some(KNIGHT * me)) {
-        return true;
-    }
-    if KING_STEPS.iter().any(|&(df, dr)| at(df, dr) == Some(KING * me)) {
-        return true;
-    }
-    let ray = |dirs: &[(i8, i8)], a: i8, b: i8| {
-        dirs.iter().any(|&(df, dr)| {
-            let (mut cf, mut cr) = (f + df, r + dr);
-            while let Some(t) = sq(cf, cr) {
-                let p = board[t];
-                if p != 0 {
-                    return p == a * me || p == b * me;
-                }
-                cf += df;
-                cr += dr;
-            }
-            false
-        })
+    let holds = |targets: &[u8], piece: i8| {
+        targets.iter().take_while(|&&t| t != NONE).any(|&t| board[t as usize] == piece * me)
     };
-    ray(&ROOK_DIRS, ROOK, QUEEN) || ray(&BISHOP_DIRS, BISHOP, QUEEN)
+    // Pawns attack forward diagonally, so look backward from the square.
+    let (f, r) = ((s % 8) as i8, (s / 8) as i8);
+    if [-1, 1].iter().any(|&df| sq(f + df, r - me).map(|t| board[t]) == Some(PAWN * me)) {
+        return true;
+    }
+    if holds(&KNIGHT_FROM[s], KNIGHT) || holds(&KING_FROM[s], KING) {
+        return true;
+    }
+    // KING_STEPS alternates orthogonal (even) and diagonal (odd) directions.
+    RAYS[s].iter().enumerate().any(|(d, ray)| {
+        let (a, b) = if d % 2 == 0 { (ROOK, QUEEN) } else { (BISHOP, QUEEN) };
+        match ray.iter().take_while(|&&t| t != NONE).map(|&t| board[t as usize]).find(|&p| p != 0) {
+            Some(p) => p == a * me || p == b * me,
+            None => false,
+        }
+    })
 }
 
 impl ChessBoard {
@@ -543,6 +583,66 @@ impl Board for ChessBoard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `attacked_on` as first written (walking offsets with bounds checks), the reference for
+    /// the table-driven version.
+    fn attacked_on_walk(board: &[i8; 64], s: usize, side: usize) -> bool {
+        let me = if side == 0 { 1 } else { -1 };
+        let (f, r) = ((s % 8) as i8, (s / 8) as i8);
+        let at = |df: i8, dr: i8| sq(f + df, r + dr).map(|t| board[t]);
+        if [-1, 1].iter().any(|&df| at(df, -me) == Some(PAWN * me)) {
+            return true;
+        }
+        if KNIGHT_STEPS.iter().any(|&(df, dr)| at(df, dr) == Some(KNIGHT * me)) {
+            return true;
+        }
+        if KING_STEPS.iter().any(|&(df, dr)| at(df, dr) == Some(KING * me)) {
+            return true;
+        }
+        let ray = |dirs: &[(i8, i8)], a: i8, b: i8| {
+            dirs.iter().any(|&(df, dr)| {
+                let (mut cf, mut cr) = (f + df, r + dr);
+                while let Some(t) = sq(cf, cr) {
+                    let p = board[t];
+                    if p != 0 {
+                        return p == a * me || p == b * me;
+                    }
+                    cf += df;
+                    cr += dr;
+                }
+                false
+            })
+        };
+        ray(&ROOK_DIRS, ROOK, QUEEN) || ray(&BISHOP_DIRS, BISHOP, QUEEN)
+    }
+
+    #[test]
+    fn attack_tables_agree_with_walking_the_board() {
+        let mut rng = gauntlet_core::Rng::new(5);
+        let mut checked = 0;
+        for _ in 0..40 {
+            let mut b = ChessBoard::start();
+            for _ in 0..120 {
+                for s in 0..64 {
+                    for side in 0..2 {
+                        assert_eq!(
+                            attacked_on(&b.sq, s, side),
+                            attacked_on_walk(&b.sq, s, side),
+                            "{s} {side}"
+                        );
+                        checked += 1;
+                    }
+                }
+                let mut legal = Vec::new();
+                b.moves(&mut legal);
+                if legal.is_empty() || b.result.is_some() {
+                    break;
+                }
+                b.apply(legal[rng.index(legal.len())]);
+            }
+        }
+        assert!(checked > 100_000, "{checked}");
+    }
 
     fn play(b: &mut ChessBoard, moves: &str) {
         for m in moves.split(' ') {

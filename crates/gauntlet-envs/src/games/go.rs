@@ -38,16 +38,23 @@
 use super::board::{parse_cell, strength, write_cell, write_grid, Board, BoardGame, Strength, PASS};
 use super::engine::{push_num, MoveError};
 use gauntlet_core::{Difficulty, Rng};
+use std::fmt::Write as _;
 
 /// Go under the common board-game rules.
 pub type Go = BoardGame<GoBoard>;
 
-/// The go position.
-#[derive(Debug, Clone)]
+/// The go position, as two bit boards (boards have at most 81 points; bit `y * n + x`).
+#[derive(Debug, Clone, Copy)]
 pub struct GoBoard {
     n: usize,
-    /// 0 empty, 1 `B`, 2 `W`; index `y * n + x`.
-    cells: Vec<u8>,
+    /// Stones of `B` (seat 0) and `W` (seat 1).
+    stones: [u128; 2],
+    /// Every point of the board.
+    points: u128,
+    /// Every point but the first column (where a stone shifted one column right may land).
+    not_first: u128,
+    /// Every point but the last column.
+    not_last: u128,
     next: usize,
     /// The point a single-stone ko forbids to the mover, if any.
     ko: Option<usize>,
@@ -57,134 +64,123 @@ pub struct GoBoard {
 }
 
 impl GoBoard {
-    fn neighbours(&self, i: usize) -> impl Iterator<Item = usize> {
+    fn empty(n: usize, komi: f64) -> GoBoard {
+        let points = if n * n == 128 { u128::MAX } else { (1u128 << (n * n)) - 1 };
+        let first = (0..n).fold(0u128, |m, y| m | 1 << (y * n));
+        let last = first << (n - 1);
+        GoBoard {
+            n,
+            stones: [0; 2],
+            points,
+            not_first: points & !first,
+            not_last: points & !last,
+            next: 0,
+            ko: None,
+            passes: 0,
+            komi,
+            captured: [0; 2],
+        }
+    }
+
+    /// 0 empty, 1 `B`, 2 `W`.
+    fn cell(&self, i: usize) -> u8 {
+        (self.stones[0] >> i & 1) as u8 | ((self.stones[1] >> i & 1) as u8) << 1
+    }
+
+    fn empties(&self) -> u128 {
+        self.points & !(self.stones[0] | self.stones[1])
+    }
+
+    /// The points orthogonally next to some point of `m`.
+    fn adjacent(&self, m: u128) -> u128 {
         let n = self.n;
-        let (x, y) = (i % n, i / n);
-        [
-            (x > 0).then(|| i - 1),
-            (x + 1 < n).then(|| i + 1),
-            (y > 0).then(|| i - n),
-            (y + 1 < n).then(|| i + n),
-        ]
-        .into_iter()
-        .flatten()
+        ((m << 1) & self.not_first | (m >> 1) & self.not_last | m << n | m >> n) & self.points
     }
 
-    /// The group at `i` (a bit set of its points; boards have at most 81) and its liberty
-    /// count.
-    fn group(&self, i: usize) -> (u128, usize) {
-        let colour = self.cells[i];
-        let (mut seen, mut libs) = (1u128 << i, 0u128);
-        let mut stack = [0u8; 81];
-        stack[0] = i as u8;
-        let mut top = 1;
-        while top > 0 {
-            top -= 1;
-            let p = stack[top] as usize;
-            for q in self.neighbours(p) {
-                let c = self.cells[q];
-                if c == 0 {
-                    libs |= 1 << q;
-                } else if c == colour && seen >> q & 1 == 0 {
-                    seen |= 1 << q;
-                    stack[top] = q as u8;
-                    top += 1;
-                }
+    /// The connected part of `within` that holds the point set `seed`.
+    fn flood(&self, seed: u128, within: u128) -> u128 {
+        let mut g = seed;
+        loop {
+            let grown = (g | self.adjacent(g)) & within;
+            if grown == g {
+                return g;
             }
+            g = grown;
         }
-        (seen, libs.count_ones() as usize)
     }
 
-    /// Every group's label per point (`u16::MAX` on empty points) and liberties per label, in
-    /// one pass over the board (boards have at most 81 points).
-    fn liberty_map(&self) -> ([u16; 81], [u16; 81]) {
-        let size = self.cells.len();
-        let mut label = [u16::MAX; 81];
-        let mut counted = [u16::MAX; 81];
-        let mut libs = [0u16; 81];
-        let mut stack = [0u8; 81];
-        let mut groups = 0;
-        for i in 0..size {
-            if self.cells[i] == 0 || label[i] != u16::MAX {
-                continue;
-            }
-            let g = groups as u16;
-            groups += 1;
-            let mut count = 0;
-            label[i] = g;
-            stack[0] = i as u8;
-            let mut top = 1;
-            while top > 0 {
-                top -= 1;
-                let p = stack[top] as usize;
-                for q in self.neighbours(p) {
-                    if self.cells[q] == 0 {
-                        if counted[q] != g {
-                            counted[q] = g;
-                            count += 1;
-                        }
-                    } else if self.cells[q] == self.cells[i] && label[q] == u16::MAX {
-                        label[q] = g;
-                        stack[top] = q as u8;
-                        top += 1;
-                    }
-                }
-            }
-            libs[g as usize] = count;
+    /// The group at stone `i` (a bit set of its points) and its liberties (a bit set).
+    fn group(&self, i: usize) -> (u128, u128) {
+        let own = if self.stones[0] >> i & 1 == 1 { self.stones[0] } else { self.stones[1] };
+        let g = self.flood(1 << i, own);
+        (g, self.adjacent(g) & self.empties())
+    }
+
+    /// Calls `f(group, liberties)` for every group in `stones`.
+    fn each_group(&self, stones: u128, mut f: impl FnMut(u128, u128)) {
+        let empty = self.empties();
+        let mut rest = stones;
+        while rest != 0 {
+            let g = self.flood(rest & rest.wrapping_neg(), stones);
+            rest &= !g;
+            f(g, self.adjacent(g) & empty);
         }
-        (label, libs)
     }
 
-    /// Whether the mover may play at `i`: empty, not the ko point, and not suicide (an empty
+    /// The points the mover may play: empty, not the ko point, and not suicide (an empty
     /// neighbour, an own group keeping a liberty, or an enemy group captured).
-    fn legal_at(&self, i: usize, label: &[u16], libs: &[u16]) -> bool {
-        if self.cells[i] != 0 || self.ko == Some(i) {
-            return false;
+    fn legal_points(&self) -> u128 {
+        let empty = self.empties();
+        let mut legal = empty & self.adjacent(empty);
+        self.each_group(self.stones[self.next], |_, libs| {
+            if libs.count_ones() >= 2 {
+                legal |= libs;
+            }
+        });
+        self.each_group(self.stones[1 - self.next], |_, libs| {
+            if libs.count_ones() == 1 {
+                legal |= libs;
+            }
+        });
+        if let Some(k) = self.ko {
+            legal &= !(1 << k);
         }
-        let me = self.next as u8 + 1;
-        self.neighbours(i).any(|q| match self.cells[q] {
-            0 => true,
-            c if c == me => libs[label[q] as usize] >= 2,
-            _ => libs[label[q] as usize] == 1,
-        })
+        legal & empty
     }
 
     /// Play at `i` for the mover on a copy; `None` if suicide or ko.
     fn place(&self, i: usize) -> Option<GoBoard> {
-        let mut b = self.clone();
+        let mut b = *self;
         b.place_here(i).then_some(b)
     }
 
     /// Play at `i` for the mover; returns false (and changes nothing) if suicide or ko.
     fn place_here(&mut self, i: usize) -> bool {
-        if self.cells[i] != 0 || self.ko == Some(i) {
+        if self.cell(i) != 0 || self.ko == Some(i) {
             return false;
         }
-        let me = self.next as u8 + 1;
-        self.cells[i] = me;
+        let (me, them) = (self.next, 1 - self.next);
+        let stone = 1u128 << i;
+        self.stones[me] |= stone;
         let (mut taken, mut first_taken) = (0u32, 0);
-        for q in self.neighbours(i) {
-            if self.cells[q] == 3 - me {
-                let (stones, libs) = self.group(q);
-                if libs == 0 {
-                    first_taken = q;
-                    taken += stones.count_ones();
-                    let mut rest = stones;
-                    while rest != 0 {
-                        self.cells[rest.trailing_zeros() as usize] = 0;
-                        rest &= rest - 1;
-                    }
-                }
+        let mut touching = self.adjacent(stone) & self.stones[them];
+        while touching != 0 {
+            let g = self.flood(touching & touching.wrapping_neg(), self.stones[them]);
+            touching &= !g;
+            if self.adjacent(g) & self.empties() == 0 {
+                first_taken = g.trailing_zeros() as usize;
+                taken += g.count_ones();
+                self.stones[them] &= !g;
             }
         }
         let (own, libs) = self.group(i);
         if libs == 0 {
             // Nothing was captured (a capture leaves a liberty): undo the stone.
-            self.cells[i] = 0;
+            self.stones[me] &= !stone;
             return false;
         }
-        self.ko = (taken == 1 && own.count_ones() == 1 && libs == 1).then_some(first_taken);
-        self.captured[self.next] += taken;
+        self.ko = (taken == 1 && own.count_ones() == 1 && libs.count_ones() == 1).then_some(first_taken);
+        self.captured[me] += taken;
         self.passes = 0;
         self.next ^= 1;
         true
@@ -192,45 +188,36 @@ impl GoBoard {
 
     /// Area score per colour (without komi).
     fn area(&self) -> [f64; 2] {
-        let mut score = [0.0; 2];
-        let mut seen = 0u128;
-        let mut stack = [0u8; 81];
-        for i in 0..self.cells.len() {
-            match self.cells[i] {
-                0 if seen >> i & 1 == 0 => {
-                    let (mut top, mut size, mut touch) = (1, 0, 0u8);
-                    stack[0] = i as u8;
-                    seen |= 1 << i;
-                    while top > 0 {
-                        top -= 1;
-                        let p = stack[top] as usize;
-                        size += 1;
-                        for q in self.neighbours(p) {
-                            match self.cells[q] {
-                                0 if seen >> q & 1 == 0 => {
-                                    seen |= 1 << q;
-                                    stack[top] = q as u8;
-                                    top += 1;
-                                }
-                                0 => {}
-                                c => touch |= c,
-                            }
-                        }
-                    }
-                    if touch == 1 || touch == 2 {
-                        score[touch as usize - 1] += size as f64;
-                    }
-                }
-                0 => {}
-                c => score[c as usize - 1] += 1.0,
+        let [b, w] = self.stones;
+        let mut score = [b.count_ones() as f64, w.count_ones() as f64];
+        let empty = self.empties();
+        let mut rest = empty;
+        while rest != 0 {
+            let region = self.flood(rest & rest.wrapping_neg(), empty);
+            rest &= !region;
+            let edge = self.adjacent(region);
+            match (edge & b != 0, edge & w != 0) {
+                (true, false) => score[0] += region.count_ones() as f64,
+                (false, true) => score[1] += region.count_ones() as f64,
+                _ => {}
             }
         }
         score
     }
 
-    fn own_eye(&self, i: usize) -> bool {
-        let me = self.next as u8 + 1;
-        self.cells[i] == 0 && self.neighbours(i).all(|q| self.cells[q] == me)
+    /// The mover's one-point eyes: empty points whose every neighbour is the mover's stone.
+    fn own_eyes(&self) -> u128 {
+        let not_own = self.empties() | self.stones[1 - self.next];
+        self.empties() & !self.adjacent(not_own)
+    }
+}
+
+/// Appends the points of `set` in increasing order.
+fn push_points(set: u128, out: &mut Vec<u16>) {
+    let mut rest = set;
+    while rest != 0 {
+        out.push(rest.trailing_zeros() as u16);
+        rest &= rest - 1;
     }
 }
 
@@ -247,8 +234,7 @@ impl Board for GoBoard {
 
     fn new(level: Difficulty, rng: &mut Rng) -> Self {
         let (n, komi) = level.pick([(5, 2.5), (7, 4.5), (9, 6.5), (9, 6.5), (9, 6.5)]);
-        let mut b =
-            GoBoard { n, cells: vec![0; n * n], next: 0, ko: None, passes: 0, komi, captured: [0; 2] };
+        let mut b = GoBoard::empty(n, komi);
         for _ in 0..2 {
             loop {
                 let i = rng.index(n * n);
@@ -273,8 +259,7 @@ impl Board for GoBoard {
         if self.over() {
             return;
         }
-        let (label, libs) = self.liberty_map();
-        out.extend((0..self.cells.len()).filter(|&i| self.legal_at(i, &label, &libs)).map(|i| i as u16));
+        push_points(self.legal_points(), out);
         out.push(PASS);
     }
 
@@ -282,12 +267,7 @@ impl Board for GoBoard {
         if self.over() {
             return;
         }
-        let (label, libs) = self.liberty_map();
-        out.extend(
-            (0..self.cells.len())
-                .filter(|&i| !self.own_eye(i) && self.legal_at(i, &label, &libs))
-                .map(|i| i as u16),
-        );
+        push_points(self.legal_points() & !self.own_eyes(), out);
         if out.is_empty() {
             out.push(PASS);
         }
@@ -312,11 +292,12 @@ impl Board for GoBoard {
         let me = self.next;
         let area = self.area();
         let mut d = 2.0 * (area[me] - area[1 - me]);
-        let (label, libs) = self.liberty_map();
-        for i in 0..self.cells.len() {
-            if self.cells[i] != 0 && libs[label[i] as usize] == 1 {
-                d += if self.cells[i] as usize == me + 1 { -3.0 } else { 3.0 };
-            }
+        for (seat, sign) in [(me, -3.0), (1 - me, 3.0)] {
+            self.each_group(self.stones[seat], |g, libs| {
+                if libs.count_ones() == 1 {
+                    d += sign * g.count_ones() as f64;
+                }
+            });
         }
         d as i32
     }
@@ -341,7 +322,7 @@ impl Board for GoBoard {
         let mut s = String::from("point ");
         self.write_move(m, &mut s);
         let i = m as usize;
-        s.push_str(if self.cells[i] != 0 {
+        s.push_str(if self.cell(i) != 0 {
             " is taken"
         } else if self.ko == Some(i) {
             " retakes the ko at once"
@@ -353,14 +334,14 @@ impl Board for GoBoard {
 
     fn render(&self, seat: usize, out: &mut String) {
         out.push_str(if seat == 0 { "You are B." } else { "You are W." });
-        write_grid(out, self.n, self.n, |x, y| char::from(b".BW"[self.cells[y * self.n + x] as usize]));
+        write_grid(out, self.n, self.n, |x, y| char::from(b".BW"[self.cell(y * self.n + x) as usize]));
         let [b, w] = self.area();
         out.push_str("\nArea now: B ");
         push_num(out, b as usize);
         out.push_str(", W ");
         push_num(out, w as usize);
         out.push_str(" + komi ");
-        out.push_str(&self.komi.to_string());
+        let _ = write!(out, "{}", self.komi);
         out.push_str(". Captured: B ");
         push_num(out, self.captured[0] as usize);
         out.push_str(", W ");
@@ -377,7 +358,7 @@ impl Board for GoBoard {
     }
 
     fn anchor(&self, out: &mut String) {
-        out.extend(self.cells.iter().map(|&c| char::from(b".BW"[c as usize])));
+        out.extend((0..self.n * self.n).map(|i| char::from(b".BW"[self.cell(i) as usize])));
         out.push(char::from(b'0' + self.passes));
     }
 }
@@ -387,7 +368,7 @@ mod tests {
     use super::*;
 
     fn empty(n: usize) -> GoBoard {
-        GoBoard { n, cells: vec![0; n * n], next: 0, ko: None, passes: 0, komi: 2.5, captured: [0; 2] }
+        GoBoard::empty(n, 2.5)
     }
 
     fn at(b: &mut GoBoard, s: &str) {
@@ -405,7 +386,7 @@ mod tests {
         for m in ["a3", "b3", "c3", "e5", "b4", "e4", "b2"] {
             at(&mut b, m);
         }
-        assert_eq!(b.cells[2 * 5 + 1], 0);
+        assert_eq!(b.cell(2 * 5 + 1), 0);
         assert_eq!(b.captured, [1, 0]);
         // W may not play into b3 (no liberty, captures nothing): suicide.
         assert!(b.parse("b3").is_ok_and(|m| {
@@ -424,16 +405,59 @@ mod tests {
         assert!(!v.contains(&k.parse("c2").unwrap()));
     }
 
+    /// Area score by walking each empty region point by point (what the bit-board fill replaces).
+    fn area_by_walking(b: &GoBoard) -> [f64; 2] {
+        let n = b.n;
+        let mut score = [0.0; 2];
+        let mut seen = vec![false; n * n];
+        for i in 0..n * n {
+            match b.cell(i) {
+                0 if !seen[i] => {
+                    let (mut stack, mut size, mut touch) = (vec![i], 0, 0u8);
+                    seen[i] = true;
+                    while let Some(p) = stack.pop() {
+                        size += 1;
+                        let (x, y) = (p % n, p / n);
+                        let near = [
+                            (x > 0, p.wrapping_sub(1)),
+                            (x + 1 < n, p + 1),
+                            (y > 0, p.wrapping_sub(n)),
+                            (y + 1 < n, p + n),
+                        ];
+                        for (ok, q) in near {
+                            match (ok, b.cell(q.min(n * n - 1))) {
+                                (false, _) => {}
+                                (true, 0) if !seen[q] => {
+                                    seen[q] = true;
+                                    stack.push(q);
+                                }
+                                (true, 0) => {}
+                                (true, c) => touch |= c,
+                            }
+                        }
+                    }
+                    if touch == 1 || touch == 2 {
+                        score[touch as usize - 1] += size as f64;
+                    }
+                }
+                0 => {}
+                c => score[c as usize - 1] += 1.0,
+            }
+        }
+        score
+    }
+
     #[test]
     fn fast_legality_agrees_with_playing_the_move() {
         let mut rng = Rng::new(5);
         for _ in 0..30 {
             let mut b = empty(7);
             for _ in 0..60 {
-                let (label, libs) = b.liberty_map();
+                let legal = b.legal_points();
                 for i in 0..49 {
-                    assert_eq!(b.legal_at(i, &label, &libs), b.place(i).is_some());
+                    assert_eq!(legal >> i & 1 == 1, b.place(i).is_some());
                 }
+                assert_eq!(b.area(), area_by_walking(&b));
                 let mut v = Vec::new();
                 b.moves(&mut v);
                 b.apply(v[rng.index(v.len())]);

@@ -194,6 +194,11 @@ pub struct RlConfig {
     /// EMA decay of the per-(task, seat) baselines of the `rae` estimator (SPIRAL: 0.95); the
     /// baselines persist across steps and checkpoints.
     pub rae_decay: f64,
+    /// How a multi-turn episode's turns share the loss: `turn` (every learner turn is a row of
+    /// equal weight, so an episode of `T` turns weighs `T` times a one-turn episode) or `episode`
+    /// (each turn's advantage is scaled by `T̄ / T`, the batch's mean learner turns per episode
+    /// over the episode's own, so every episode weighs about the same).
+    pub turn_weight: String,
     /// Optimiser.
     pub optim: OptimConfig,
 }
@@ -378,6 +383,7 @@ impl Default for RlConfig {
             pool: PoolConfig::default(),
             per_seat: false,
             rae_decay: 0.95,
+            turn_weight: "turn".into(),
             optim: OptimConfig { lr: 3e-4, warmup_steps: 5, min_lr_ratio: 1.0, ..Default::default() },
         }
     }
@@ -506,6 +512,12 @@ impl TrainConfig {
             return Err(
                 "`rl.pool.members` is empty: list at least one of self, random, oracle, snapshots".into()
             );
+        }
+        if !matches!(self.rl.turn_weight.as_str(), "turn" | "episode") {
+            return Err(format!(
+                "`rl.turn_weight` must be `turn` or `episode`, got `{}`",
+                self.rl.turn_weight
+            ));
         }
         if !(0.0..=1.0).contains(&self.rl.rae_decay) {
             return Err(format!("`rl.rae_decay` must be in [0, 1], got {}", self.rl.rae_decay));

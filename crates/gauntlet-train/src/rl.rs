@@ -124,6 +124,7 @@ impl Trainer {
         let max_len = self.model_cfg.max_position_embeddings;
         let mut over_context: HashMap<&str, usize> = HashMap::new();
         let mut row_turns = Vec::new();
+        let mut row_trajectories = Vec::new();
         for (traj, e) in episodes.iter().enumerate() {
             if e.error.is_some() {
                 continue;
@@ -152,6 +153,7 @@ impl Trainer {
                 seats_of_rows.push(t.seat);
                 row_tasks.push(&e.spec.env);
                 turn_info.trajectories.push(traj);
+                row_trajectories.push(traj);
                 turn_info.turns.push(ti as i64);
                 let n = anchors.len();
                 turn_info.anchors.push(*anchors.entry(format!("{}|{}", e.spec.group, t.anchor)).or_insert(n));
@@ -188,8 +190,12 @@ impl Trainer {
                 let acfg = AdvantageConfig { per_seat: rl.per_seat, ..Default::default() };
                 estimator.compute(&batch, &acfg)?
             };
-            for (r, a) in rows.iter_mut().zip(&adv.advantages) {
-                r.seq.advantages = a.iter().map(|&x| x as f32).collect();
+            let weights = match rl.turn_weight.as_str() {
+                "episode" => episode_weights(&row_trajectories),
+                _ => vec![1.0; rows.len()],
+            };
+            for ((r, a), w) in rows.iter_mut().zip(&adv.advantages).zip(&weights) {
+                r.seq.advantages = a.iter().map(|&x| (x * w) as f32).collect();
             }
             let facts: Vec<crate::diagnostics::RowFacts> = (0..rows.len())
                 .map(|i| crate::diagnostics::RowFacts {
@@ -394,5 +400,33 @@ impl Trainer {
         let logits = self.chat.model.forward(&p.ids, None)?;
         let (z, y) = shift_for_next_token(&logits, &p.ids)?;
         Ok(token_logprobs(&z, &y)?)
+    }
+}
+
+/// Per-row weights that give every episode the same total weight: a row of an episode with `T`
+/// rows gets `T̄ / T`, where `T̄` is the mean rows per episode (`rl.turn_weight = "episode"`).
+/// `trajectory[i]` names row `i`'s episode; the weights sum to the number of rows.
+fn episode_weights(trajectory: &[usize]) -> Vec<f64> {
+    let mut count: HashMap<usize, usize> = HashMap::new();
+    for &t in trajectory {
+        *count.entry(t).or_default() += 1;
+    }
+    let mean = trajectory.len() as f64 / count.len().max(1) as f64;
+    trajectory.iter().map(|t| mean / count[t] as f64).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::episode_weights;
+
+    #[test]
+    fn episode_weights_give_every_episode_the_same_total() {
+        // Episodes of 1, 3 and 2 rows: mean 2 rows per episode.
+        let w = episode_weights(&[0, 1, 1, 1, 2, 2]);
+        assert_eq!(w, vec![2.0, 2.0 / 3.0, 2.0 / 3.0, 2.0 / 3.0, 1.0, 1.0]);
+        let per_episode = [w[0], w[1] + w[2] + w[3], w[4] + w[5]];
+        assert!(per_episode.iter().all(|&x| (x - 2.0).abs() < 1e-12), "{per_episode:?}");
+        assert!((w.iter().sum::<f64>() - 6.0).abs() < 1e-12);
+        assert!(episode_weights(&[]).is_empty());
     }
 }

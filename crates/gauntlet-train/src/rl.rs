@@ -241,6 +241,18 @@ impl Trainer {
         Ok(msg)
     }
 
+    /// Logits divided by `rl.temperature` (when it is neither 0 nor 1): the update scores each
+    /// token under the distribution the rollout drew it from, `softmax(z / T)`, whose
+    /// log-probabilities the rollout recorded (verl's actor divides its logits the same way).
+    fn tempered(&self, logits: Tensor) -> candle_core::Result<Tensor> {
+        let t = self.cfg.rl.temperature;
+        if t > 0.0 && t != 1.0 {
+            logits / t
+        } else {
+            Ok(logits)
+        }
+    }
+
     /// Success flag and learner return of an episode (see [`learner_outcome`]).
     fn outcome(
         &self,
@@ -351,7 +363,7 @@ impl Trainer {
                 let mut acc: Vec<Option<Tensor>> = vec![None; self.opt.len()];
                 for micro in mb_seqs.chunks(rl.micro_batch) {
                     let p = pack(micro, &dev)?;
-                    let logits = self.chat.model.forward(&p.ids, None)?;
+                    let logits = self.tempered(self.chat.model.forward(&p.ids, None)?)?;
                     let (z, y) = shift_for_next_token(&logits, &p.ids)?;
                     let lp = token_logprobs(&z, &y)?;
                     if !recompute && epoch == 0 {
@@ -371,7 +383,7 @@ impl Trainer {
                         loss = (loss - (aggregate(&ent_g, &p.mask, agg, &norm)? * rl.entropy_coef)?)?;
                     }
                     if let (true, Some(reference)) = (rl.kl_coef > 0.0, &self.reference) {
-                        let ref_logits = reference.forward(&p.ids, None)?;
+                        let ref_logits = self.tempered(reference.forward(&p.ids, None)?)?;
                         let (rz, ry) = shift_for_next_token(&ref_logits, &p.ids)?;
                         let ref_lp = token_logprobs(&rz, &ry)?.detach();
                         let kl = gauntlet_algos::kl::kl_penalty(&lp, &ref_lp, kl_est)?;
@@ -395,9 +407,10 @@ impl Trainer {
         Ok(())
     }
 
-    /// Log-probs of every target position of a packed micro-batch `[b, t − 1]`.
+    /// Log-probs of every target position of a packed micro-batch `[b, t − 1]`, under the
+    /// sampling temperature.
     fn token_logprobs(&self, p: &Packed) -> Result<Tensor, TrainError> {
-        let logits = self.chat.model.forward(&p.ids, None)?;
+        let logits = self.tempered(self.chat.model.forward(&p.ids, None)?)?;
         let (z, y) = shift_for_next_token(&logits, &p.ids)?;
         Ok(token_logprobs(&z, &y)?)
     }

@@ -174,6 +174,26 @@ fn against_an_unbeatable_opponent_the_learner_never_wins() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
+/// Sampling at `rl.temperature` ≠ 1: the update scores tokens under the same tempered
+/// distribution the rollout drew them from (as verl's actor divides its logits), so the first
+/// update is on-policy up to float noise.
+#[test]
+fn rl_at_a_temperature_scores_tokens_under_the_distribution_that_drew_them() {
+    let d = tmp("temperature");
+    let mut c = tiny(&d);
+    c.rl.temperature = 2.0;
+    c.rl.steps = 2;
+    let mut t = Trainer::new(c).unwrap();
+    t.run(&mut Quiet).unwrap();
+    let rl: Vec<_> = comparable(&d).into_iter().filter(|r| r["phase"] == "rl").collect();
+    assert_eq!(rl.len(), 2);
+    for r in &rl {
+        let gap = r["logprob_gap"].as_f64().unwrap();
+        assert!(gap < 1e-4, "behaviour vs recomputed log-prob gap {gap}: {r:?}");
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 /// Issue 17: LoRA on a pretrained folder (named through `${VAR:-default}`): checkpoints hold
 /// only the PEFT adapter and its moments, and a killed run resumes bit for bit.
 #[test]

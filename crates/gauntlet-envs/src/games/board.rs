@@ -145,6 +145,15 @@ impl<B: Board> BoardGame<B> {
     }
 }
 
+/// Appends the index of every set bit of `set` (a bit-board point set), lowest first.
+pub fn push_bits(set: u128, out: &mut Vec<u16>) {
+    let mut rest = set;
+    while rest != 0 {
+        out.push(rest.trailing_zeros() as u16);
+        rest &= rest - 1;
+    }
+}
+
 /// Negamax value of `b` for its side to move, searched `depth` plies.
 pub fn negamax<B: Board>(b: &B, depth: u32, mut alpha: i32, beta: i32, ply: i32) -> i32 {
     if b.over() {

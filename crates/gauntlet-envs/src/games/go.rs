@@ -35,7 +35,9 @@
 //! **Failure modes**: suicide, retaking a ko at once, filling one's own eyes, passing while
 //! behind.
 
-use super::board::{parse_cell, strength, write_cell, write_grid, Board, BoardGame, Strength, PASS};
+use super::board::{
+    parse_cell, push_bits, strength, write_cell, write_grid, Board, BoardGame, Strength, PASS,
+};
 use super::engine::{push_num, MoveError};
 use gauntlet_core::{Difficulty, Rng};
 use std::fmt::Write as _;
@@ -65,7 +67,7 @@ pub struct GoBoard {
 
 impl GoBoard {
     fn empty(n: usize, komi: f64) -> GoBoard {
-        let points = if n * n == 128 { u128::MAX } else { (1u128 << (n * n)) - 1 };
+        let points = (1u128 << (n * n)) - 1; // n ≤ 9: at most 81 bits
         let first = (0..n).fold(0u128, |m, y| m | 1 << (y * n));
         let last = first << (n - 1);
         GoBoard {
@@ -212,15 +214,6 @@ impl GoBoard {
     }
 }
 
-/// Appends the points of `set` in increasing order.
-fn push_points(set: u128, out: &mut Vec<u16>) {
-    let mut rest = set;
-    while rest != 0 {
-        out.push(rest.trailing_zeros() as u16);
-        rest &= rest - 1;
-    }
-}
-
 impl Board for GoBoard {
     const NAME: &'static str = "go";
     const DESCRIPTION: &'static str = "Go on 5x5, 7x7 and 9x9 boards, area scoring with komi, two seats.";
@@ -259,7 +252,7 @@ impl Board for GoBoard {
         if self.over() {
             return;
         }
-        push_points(self.legal_points(), out);
+        push_bits(self.legal_points(), out);
         out.push(PASS);
     }
 
@@ -267,7 +260,7 @@ impl Board for GoBoard {
         if self.over() {
             return;
         }
-        push_points(self.legal_points() & !self.own_eyes(), out);
+        push_bits(self.legal_points() & !self.own_eyes(), out);
         if out.is_empty() {
             out.push(PASS);
         }

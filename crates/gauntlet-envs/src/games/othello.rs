@@ -31,7 +31,9 @@
 //!
 //! **Failure modes**: a move that flips nothing, passing with a legal move, giving up corners.
 
-use super::board::{parse_cell, strength, write_cell, write_grid, Board, BoardGame, Strength, PASS};
+use super::board::{
+    parse_cell, push_bits, strength, write_cell, write_grid, Board, BoardGame, Strength, PASS,
+};
 use super::engine::MoveError;
 use gauntlet_core::{Difficulty, Rng};
 
@@ -176,11 +178,7 @@ impl Board for OthelloBoard {
             return;
         }
         let before = out.len();
-        let mut p = self.placements(self.next as u8 + 1);
-        while p != 0 {
-            out.push(p.trailing_zeros() as u16);
-            p &= p - 1;
-        }
+        push_bits(self.placements(self.next as u8 + 1).into(), out);
         if out.len() == before {
             out.push(PASS);
         }

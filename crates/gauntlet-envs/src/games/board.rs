@@ -75,6 +75,15 @@ pub trait Board: Clone + Send + Sync + 'static {
     }
     /// Play a legal move.
     fn apply(&mut self, m: u16);
+    /// Play a legal move and list the legal moves of the new position into `out` (cleared
+    /// first; empty once over), as [`Board::apply`] then [`Board::moves`]. Boards whose
+    /// `apply` already looks for a legal move to settle the game (mate, stalemate) override
+    /// this to generate the moves once.
+    fn apply_listing(&mut self, m: u16, out: &mut Vec<u16>) {
+        self.apply(m);
+        out.clear();
+        self.moves(out);
+    }
     /// The winner once over (or at the turn cap), `None` for a draw.
     fn winner(&self) -> Option<usize>;
     /// Static value of the position for the side to move (positive is good for it), well
@@ -130,16 +139,18 @@ impl<B: Board> BoardGame<B> {
         })
     }
 
-    /// After a move: list the legal moves now (into the previous list's allocation), except
-    /// on boards that write a hint instead, which list them only when asked.
-    fn refresh(&mut self) {
+    /// Play `m` and list the legal moves of the new position (into the previous list's
+    /// allocation), except on boards that write a hint instead, which list them only when asked.
+    fn apply(&mut self, m: u16) {
+        self.plies += 1;
         let mut list = self.legal.take().unwrap_or_default();
-        list.clear();
         if B::LEGAL_HINT.is_some() {
+            self.board.apply(m);
             return;
         }
-        if self.to_move().is_some() {
-            self.board.moves(&mut list);
+        self.board.apply_listing(m, &mut list);
+        if self.capped() {
+            list.clear();
         }
         self.legal = OnceCell::from(list);
     }
@@ -220,14 +231,12 @@ impl<B: Board> Game for BoardGame<B> {
     const ZERO_SUM: bool = true;
 
     fn deal(level: Difficulty, rng: &mut Rng) -> Self {
-        let mut g = BoardGame {
+        BoardGame {
             board: B::new(level, rng),
             strength: level.pick(B::STRENGTH),
             plies: 0,
             legal: OnceCell::new(),
-        };
-        g.refresh();
-        g
+        }
     }
 
     fn to_move(&self) -> Option<usize> {
@@ -249,9 +258,7 @@ impl<B: Board> Game for BoardGame<B> {
             "second player played "
         });
         self.board.write_move(m, note);
-        self.board.apply(m);
-        self.plies += 1;
-        self.refresh();
+        self.apply(m);
         Ok(())
     }
 

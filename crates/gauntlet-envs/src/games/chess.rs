@@ -77,6 +77,10 @@ pub struct ChessBoard {
     seen: Vec<u64>,
     /// Cached end state: `Some(None)` draw, `Some(Some(seat))` a win.
     result: Option<Option<usize>>,
+    /// Where each side's king stands.
+    kings: [u8; 2],
+    /// Whether the side to move is in check.
+    check: bool,
 }
 
 fn sq(file: i8, rank: i8) -> Option<usize> {
@@ -162,6 +166,35 @@ static KNIGHT_FROM: [[u8; 8]; 64] = leaps(&KNIGHT_STEPS);
 static KING_FROM: [[u8; 8]; 64] = leaps(&KING_STEPS);
 static RAYS: [[[u8; 7]; 8]; 64] = rays();
 
+/// The index in [`KING_STEPS`] (and so in [`RAYS`]) of each direction in `dirs`.
+const fn ray_indices<const N: usize>(dirs: [(i8, i8); N]) -> [usize; N] {
+    let mut out = [0; N];
+    let mut i = 0;
+    while i < N {
+        let mut d = 0;
+        while KING_STEPS[d].0 != dirs[i].0 || KING_STEPS[d].1 != dirs[i].1 {
+            d += 1;
+        }
+        out[i] = d;
+        i += 1;
+    }
+    out
+}
+
+/// Slider directions in the order moves are listed (rook, then bishop directions for a queen).
+const ROOK_RAYS: [usize; 4] = ray_indices(ROOK_DIRS);
+const BISHOP_RAYS: [usize; 4] = ray_indices(BISHOP_DIRS);
+const QUEEN_RAYS: [usize; 8] = ray_indices([
+    ROOK_DIRS[0],
+    ROOK_DIRS[1],
+    ROOK_DIRS[2],
+    ROOK_DIRS[3],
+    BISHOP_DIRS[0],
+    BISHOP_DIRS[1],
+    BISHOP_DIRS[2],
+    BISHOP_DIRS[3],
+]);
+
 /// Whether `side` attacks square `s` on the squares `board`.
 fn attacked_on(board: &[i8; 64], s: usize, side: usize) -> bool {
     let me = if side == 0 { 1 } else { -1 };
@@ -196,8 +229,17 @@ impl ChessBoard {
             sq[48 + f] = -PAWN;
             sq[56 + f] = -back[f];
         }
-        let mut b =
-            ChessBoard { sq, side: 0, castle: 15, ep: None, quiet: 0, seen: Vec::new(), result: None };
+        let mut b = ChessBoard {
+            sq,
+            side: 0,
+            castle: 15,
+            ep: None,
+            quiet: 0,
+            seen: Vec::new(),
+            result: None,
+            kings: [4, 60],
+            check: false,
+        };
         b.seen.push(b.key());
         b
     }
@@ -210,15 +252,14 @@ impl ChessBoard {
         }
     }
 
+    /// A 64-bit hash of the position (squares, side, castling rights, en-passant square) for
+    /// the repetition rule: the board read as eight little-endian words, each mixed in with a
+    /// rotate, xor and multiply (the Fx hash step).
     fn key(&self) -> u64 {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for &p in &self.sq {
-            h = (h ^ (p as u8 as u64)).wrapping_mul(0x100_0000_01b3);
-        }
-        for x in [self.side as u64, self.castle as u64, self.ep.map_or(99, |e| e as u64)] {
-            h = (h ^ x).wrapping_mul(0x100_0000_01b3);
-        }
-        h
+        let mix = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(0x517c_c1b7_2722_0a95);
+        let words = self.sq.chunks_exact(8).map(|c| u64::from_le_bytes(std::array::from_fn(|i| c[i] as u8)));
+        let h = words.fold(0, mix);
+        mix(h, self.side as u64 | (self.castle as u64) << 8 | (self.ep.map_or(99, u64::from)) << 16)
     }
 
     /// Whether `side` attacks square `s`.
@@ -227,12 +268,12 @@ impl ChessBoard {
     }
 
     fn king(&self, side: usize) -> usize {
-        let k = KING * Self::sign(side);
-        self.sq.iter().position(|&p| p == k).unwrap_or(0)
+        self.kings[side] as usize
     }
 
+    /// Whether the side to move is in check (kept up to date by [`Self::make`]).
     fn in_check(&self) -> bool {
-        self.attacked(self.king(self.side), 1 - self.side)
+        self.check
     }
 
     /// Moves that may leave the own king in check.
@@ -272,10 +313,10 @@ impl ChessBoard {
                     }
                 }
                 KNIGHT | KING => {
-                    let steps = if p == KNIGHT { &KNIGHT_STEPS } else { &KING_STEPS };
-                    for &(df, dr) in steps {
-                        if let Some(t) = sq(f + df, r + dr).filter(|&t| self.sq[t] * me <= 0) {
-                            add(t);
+                    let targets = if p == KNIGHT { &KNIGHT_FROM[s] } else { &KING_FROM[s] };
+                    for &t in targets.iter().take_while(|&&t| t != NONE) {
+                        if self.sq[t as usize] * me <= 0 {
+                            add(t as usize);
                         }
                     }
                     if p == KING {
@@ -283,23 +324,21 @@ impl ChessBoard {
                     }
                 }
                 _ => {
-                    let dirs: &[(i8, i8)] = match p {
-                        BISHOP => &BISHOP_DIRS,
-                        ROOK => &ROOK_DIRS,
-                        _ => &[(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)],
+                    let dirs: &[usize] = match p {
+                        BISHOP => &BISHOP_RAYS,
+                        ROOK => &ROOK_RAYS,
+                        _ => &QUEEN_RAYS,
                     };
-                    for &(df, dr) in dirs {
-                        let (mut cf, mut cr) = (f + df, r + dr);
-                        while let Some(t) = sq(cf, cr) {
-                            if self.sq[t] * me > 0 {
+                    for &d in dirs {
+                        for &t in RAYS[s][d].iter().take_while(|&&t| t != NONE) {
+                            let there = self.sq[t as usize];
+                            if there * me > 0 {
                                 break;
                             }
-                            out.push(encode(s, t, 0));
-                            if self.sq[t] != 0 {
+                            add(t as usize);
+                            if there != 0 {
                                 break;
                             }
-                            cf += df;
-                            cr += dr;
                         }
                     }
                 }
@@ -343,7 +382,11 @@ impl ChessBoard {
         } else {
             self.quiet += 1;
         }
+        if piece.abs() == KING {
+            self.kings[self.side] = to as u8;
+        }
         self.side ^= 1;
+        self.check = self.attacked(self.king(self.side), 1 - self.side);
     }
 
     fn legal_moves(&self, out: &mut Vec<u16>) {
@@ -390,11 +433,18 @@ impl ChessBoard {
         minors <= 1
     }
 
+    /// After a move: record the position and decide whether the game is over.
     fn settle(&mut self) {
+        let any = self.has_legal();
+        self.conclude(any);
+    }
+
+    /// [`Self::settle`] given whether the side to move has a legal move.
+    fn conclude(&mut self, any_legal: bool) {
         let key = self.key();
         let reps = self.seen.iter().filter(|&&k| k == key).count();
         self.seen.push(key);
-        self.result = if !self.has_legal() {
+        self.result = if !any_legal {
             Some(if self.in_check() { Some(1 - self.side) } else { None })
         } else if reps >= 2 || self.quiet >= 100 || self.insufficient() {
             Some(None)
@@ -461,6 +511,17 @@ impl Board for ChessBoard {
     fn apply(&mut self, m: u16) {
         self.make(m);
         self.settle();
+    }
+
+    /// One move generation serves both the list and the mate/stalemate test.
+    fn apply_listing(&mut self, m: u16, out: &mut Vec<u16>) {
+        self.make(m);
+        out.clear();
+        self.legal_moves(out);
+        self.conclude(!out.is_empty());
+        if self.over() {
+            out.clear();
+        }
     }
 
     fn winner(&self) -> Option<usize> {

@@ -295,8 +295,9 @@ impl Default for TrainConfig {
             tasks: vec![
                 // Single-turn: many valid placements, so RL can sharpen what SFT half-learned.
                 TaskMix { name: "n_queens".into(), weight: 2.0, level: 1, max_level: 1 },
-                // Multi-turn: deterministic FrozenLake 4×4, credit by anchor state (GiGPO).
-                TaskMix { name: "frozen_lake".into(), weight: 1.0, level: 1, max_level: 1 },
+                // Multi-turn: deterministic FrozenLake 5×5, credit by anchor state (GiGPO). At 4×4
+                // the neighbour line lets SFT alone reach 0.88, leaving RL no room.
+                TaskMix { name: "frozen_lake".into(), weight: 1.0, level: 2, max_level: 2 },
             ],
             // Off by default so the reported gain is measured at the levels trained on; with
             // `enabled = true` and a higher `max_level` each task climbs as it masters its level.

@@ -10,6 +10,12 @@
 //! pays 1.0. `frozen_lake_slippery`: the agent goes in the intended direction or in either of the
 //! two perpendicular ones, each with probability 1/3 (drawn from the environment's seeded rng).
 //!
+//! **Observes**: the map (`@` is the agent), then one line naming what lies one move away in each
+//! direction (`Next to you: left edge, down hole, right ice, up edge.`), the last turn and the
+//! turn count. The line repeats what the map shows; it is there because a small model reading
+//! the map left to right finds the square below `@` a whole row later, and the 1M-parameter
+//! default policy stepped into such visible holes in every failed episode before it existed.
+//!
 //! **Oracle**: deterministic ice: a breadth-first shortest path (exact, success 1.0). Slippery ice:
 //! the greedy policy of value iteration on the known map (discount 0.999, maximising the chance to
 //! reach `G`). Its measured success over seeds 0..200 is 0.965, 0.850, 0.755, 0.670, 0.535 at levels
@@ -174,6 +180,29 @@ impl FrozenLake {
         }
         out
     }
+
+    /// What lies one move away in each direction, in the order of the move list: `Next to you:
+    /// left edge, down hole, right ice, up edge.` The map shows the same, but a model that reads
+    /// text left to right finds the square below `@` a whole row later; here it is one word.
+    fn neighbours(&self) -> String {
+        let mut out = String::from("Next to you:");
+        for (i, d) in [Dir::Left, Dir::Down, Dir::Right, Dir::Up].into_iter().enumerate() {
+            let q = self.land(self.pos, d);
+            let what = match q {
+                _ if q == self.pos => "edge",
+                0 => "start",
+                _ if q == self.goal() => "goal",
+                _ if self.holes[q] => "hole",
+                _ => "ice",
+            };
+            out.push_str(if i == 0 { " " } else { ", " });
+            out.push_str(d.word());
+            out.push(' ');
+            out.push_str(what);
+        }
+        out.push('.');
+        out
+    }
 }
 
 impl Env for FrozenLake {
@@ -216,8 +245,9 @@ impl Env for FrozenLake {
         };
         let text = format!(
             "Frozen lake. Walk from S to G over frozen squares (F); falling into a hole (H) ends the \
-             game. A move off the map leaves you in place.{slip} @ is you.\n{board}Last turn: {}\n{}\n\
+             game. A move off the map leaves you in place.{slip} @ is you.\n{board}{}\nLast turn: {}\n{}\n\
              Moves: left, down, right, up.\n{ANSWER_LINE}",
+            self.neighbours(),
             self.ledger.last,
             self.ledger.status()
         );

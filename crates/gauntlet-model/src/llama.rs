@@ -231,6 +231,24 @@ impl Llama {
         self.lm_head.forward(&h)
     }
 
+    /// Logits of positions `start..t` only, `[batch, t − start, vocab]`: the full forward's
+    /// hidden states, then the `lm_head` over the tail. Training needs logits only where there
+    /// are targets (the responses at the end of each row); for a 49k vocabulary the head and
+    /// its log-softmax over the prompt positions cost a fifth of the step and most of its memory.
+    pub fn forward_tail(&self, ids: &Tensor, start: usize) -> Result<Tensor> {
+        let t = ids.dim(1)?;
+        if start >= t {
+            return Err(candle_core::Error::Msg(format!(
+                "forward_tail: start {start} is not below the sequence length {t}"
+            ))
+            .into());
+        }
+        let mask = causal_mask(t, 0, None, ids.device())?;
+        let h = self.hidden(ids, &Positions::Range { start: 0 }, &mask, None)?;
+        let h = if start == 0 { h } else { h.narrow(1, start, t - start)? };
+        self.lm_head.forward(&h)
+    }
+
     /// Incremental forward through `cache`: `ids` `[batch, t]` are the next `t` tokens of each
     /// row (`valid` row-major `[batch, t]`, 1 = token, 0 = left padding; `None` = all real).
     /// Returns logits `[batch, t, vocab]`, or `[batch, 1, vocab]` for the last token when

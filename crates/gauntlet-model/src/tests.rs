@@ -186,3 +186,17 @@ fn transformers_reference_logits() {
         assert!(d0 < 1e-4 && d1 < 1e-4, "{name} ({}): logits differ by {d0} / {d1}", cfg.model_type);
     }
 }
+
+#[test]
+fn forward_tail_is_the_tail_of_the_full_forward() {
+    let dev = Device::Cpu;
+    let (model, _vm) = checkpoint::new_model(&qwen_like(16), &dev, 3).unwrap();
+    let ids = batch(&dev);
+    let full = model.forward(&ids, None).unwrap();
+    for start in [0usize, 3, 7] {
+        let tail = model.forward_tail(&ids, start).unwrap();
+        assert_eq!(tail.dims3().unwrap(), (2, 8 - start, 16));
+        assert!(max_diff(&tail, &full.narrow(1, start, 8 - start).unwrap()) < 1e-5, "start {start}");
+    }
+    assert!(model.forward_tail(&ids, 8).is_err());
+}

@@ -3,6 +3,11 @@
 //! A sequence is a prompt followed by a response; only response tokens carry loss. With
 //! next-token alignment, target position `j` predicts `ids[j + 1]`, so the response token `i`
 //! (at `ids[p + i]`, `p` = prompt length) sits at target position `p + i − 1`.
+//!
+//! Only the window of target positions from `start`, the first one any row trains on, is kept:
+//! the model computes logits there alone ([`gauntlet_model::Llama::forward_tail`]), since the
+//! prompt positions carry no loss and, with a large vocabulary, their logits would dominate the
+//! step's memory.
 
 use candle_core::{Device, Tensor};
 
@@ -26,11 +31,13 @@ impl Seq {
     }
 }
 
-/// Padded tensors of a micro-batch: `ids` `[b, t]` (u32), and `[b, t − 1]` f32 target-aligned
-/// `mask`, `old_logprobs`, `advantages`.
+/// Padded tensors of a micro-batch: `ids` `[b, t]` (u32), and `[b, t − 1 − start]` f32
+/// `mask`, `old_logprobs`, `advantages` over the target positions `start..t − 1`.
 pub struct Packed {
     /// Token ids, right-padded with 0.
     pub ids: Tensor,
+    /// The first target position in the window (the shortest prompt's length − 1).
+    pub start: usize,
     /// 1 on response targets.
     pub mask: Tensor,
     /// Behaviour log-probs on response targets, 0 elsewhere.
@@ -42,15 +49,17 @@ pub struct Packed {
 /// Pads and aligns `seqs` (see the module doc).
 pub fn pack(seqs: &[&Seq], device: &Device) -> candle_core::Result<Packed> {
     let t = seqs.iter().map(|s| s.ids.len()).max().unwrap_or(2).max(2);
+    let start = seqs.iter().map(|s| s.prompt_len.max(1) - 1).min().unwrap_or(0).min(t - 2);
     let b = seqs.len();
+    let w = t - 1 - start;
     let mut ids = vec![0u32; b * t];
-    let mut mask = vec![0f32; b * (t - 1)];
-    let mut old = vec![0f32; b * (t - 1)];
-    let mut adv = vec![0f32; b * (t - 1)];
+    let mut mask = vec![0f32; b * w];
+    let mut old = vec![0f32; b * w];
+    let mut adv = vec![0f32; b * w];
     for (r, s) in seqs.iter().enumerate() {
         ids[r * t..r * t + s.ids.len()].copy_from_slice(&s.ids);
         for i in 0..s.response_len() {
-            let j = r * (t - 1) + s.prompt_len + i - 1;
+            let j = r * w + s.prompt_len + i - 1 - start;
             mask[j] = 1.0;
             old[j] = s.old_logprobs.get(i).copied().unwrap_or(0.0);
             adv[j] = s.advantages.get(i).copied().unwrap_or(0.0);
@@ -58,10 +67,25 @@ pub fn pack(seqs: &[&Seq], device: &Device) -> candle_core::Result<Packed> {
     }
     Ok(Packed {
         ids: Tensor::from_vec(ids, (b, t), device)?,
-        mask: Tensor::from_vec(mask, (b, t - 1), device)?,
-        old_logprobs: Tensor::from_vec(old, (b, t - 1), device)?,
-        advantages: Tensor::from_vec(adv, (b, t - 1), device)?,
+        start,
+        mask: Tensor::from_vec(mask, (b, w), device)?,
+        old_logprobs: Tensor::from_vec(old, (b, w), device)?,
+        advantages: Tensor::from_vec(adv, (b, w), device)?,
     })
+}
+
+impl Packed {
+    /// The model's next-token logits over the window and their targets: `([b, w, vocab],
+    /// [b, w])`, aligned with `mask`.
+    pub fn logits_and_targets(
+        &self,
+        model: &gauntlet_model::Llama,
+    ) -> gauntlet_model::Result<(Tensor, Tensor)> {
+        let t = self.ids.dim(1)?;
+        let logits = model.forward_tail(&self.ids, self.start)?;
+        let tail = self.ids.narrow(1, self.start, t - self.start)?;
+        gauntlet_model::logprobs::shift_for_next_token(&logits, &tail)
+    }
 }
 
 #[cfg(test)]
@@ -80,11 +104,21 @@ mod tests {
             Seq { ids: vec![1, 2, 3], prompt_len: 2, old_logprobs: vec![-3.0], advantages: vec![1.0] };
         let p = pack(&[&s, &short], &Device::Cpu).unwrap();
         assert_eq!(p.ids.to_vec2::<u32>().unwrap(), vec![vec![5, 6, 7, 8], vec![1, 2, 3, 0]]);
-        assert_eq!(p.mask.to_vec2::<f32>().unwrap(), vec![vec![0.0, 1.0, 1.0], vec![0.0, 1.0, 0.0]]);
-        assert_eq!(
-            p.old_logprobs.to_vec2::<f32>().unwrap(),
-            vec![vec![0.0, -1.0, -2.0], vec![0.0, -3.0, 0.0]]
-        );
-        assert_eq!(p.advantages.to_vec2::<f32>().unwrap()[1], vec![0.0, 1.0, 0.0]);
+        // Both prompts are 2 tokens long: the window starts at target position 1.
+        assert_eq!(p.start, 1);
+        assert_eq!(p.mask.to_vec2::<f32>().unwrap(), vec![vec![1.0, 1.0], vec![1.0, 0.0]]);
+        assert_eq!(p.old_logprobs.to_vec2::<f32>().unwrap(), vec![vec![-1.0, -2.0], vec![-3.0, 0.0]]);
+        assert_eq!(p.advantages.to_vec2::<f32>().unwrap()[1], vec![1.0, 0.0]);
+        // A shorter prompt widens the window to its first target.
+        let early = Seq {
+            ids: vec![1, 2, 3],
+            prompt_len: 1,
+            old_logprobs: vec![-4.0, -5.0],
+            advantages: vec![2.0, 2.0],
+        };
+        let p = pack(&[&s, &early], &Device::Cpu).unwrap();
+        assert_eq!(p.start, 0);
+        assert_eq!(p.mask.to_vec2::<f32>().unwrap(), vec![vec![0.0, 1.0, 1.0], vec![1.0, 1.0, 0.0]]);
+        assert_eq!(p.old_logprobs.to_vec2::<f32>().unwrap()[1], vec![-4.0, -5.0, 0.0]);
     }
 }

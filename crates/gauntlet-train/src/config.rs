@@ -181,6 +181,10 @@ pub struct RlConfig {
     pub max_tokens: usize,
     /// Most sequences sampled (and trained) together.
     pub micro_batch: usize,
+    /// Most sequences in one forward and backward pass of the update (0 = `micro_batch`).
+    /// Training keeps every layer's activations for the backward, so a large model wants a
+    /// smaller micro-batch here than the sampler's (SmolLM2-135M: about 1.7 MB per token).
+    pub train_micro_batch: usize,
     /// Who plays the other seats of games: `self` (the learner at every seat: self-play, every
     /// seat's turns are trained on), `random` or `oracle` (a scripted opponent; the learner
     /// takes seat `group mod seats`, so each group keeps one role), or `pool` (each group draws
@@ -380,6 +384,7 @@ impl Default for RlConfig {
             top_p: 1.0,
             max_tokens: 48,
             micro_batch: 32,
+            train_micro_batch: 0,
             opponent: "self".into(),
             pool: PoolConfig::default(),
             per_seat: false,

@@ -26,7 +26,7 @@ use gauntlet_algos::{
     AdvantageBatch, AdvantageConfig, AdvantageEstimator, AggMode, KlEstimator, PolicyInputs, PolicyLoss,
     PolicyLossConfig,
 };
-use gauntlet_model::logprobs::{entropy, shift_for_next_token, token_logprobs};
+use gauntlet_model::logprobs::{entropy, token_logprobs};
 use gauntlet_model::ChatModel;
 use gauntlet_rollout::{play, play_with, Episode, EpisodeSpec, Policy};
 use serde_json::{json, Map};
@@ -323,17 +323,18 @@ impl Trainer {
         let dev = self.chat.model.device().clone();
         let mut seqs: Vec<Seq> = rows.iter().map(|r| r.seq.clone()).collect();
         let recompute = rl.ppo_epochs > 1 || rl.mini_batches > 1;
+        let micro_batch = if rl.train_micro_batch > 0 { rl.train_micro_batch } else { rl.micro_batch };
         let mut gap_sum = 0.0;
         let mut gap_n = 0.0;
         if recompute {
-            for chunk in (0..seqs.len()).collect::<Vec<_>>().chunks(rl.micro_batch) {
+            for chunk in (0..seqs.len()).collect::<Vec<_>>().chunks(micro_batch) {
                 let refs: Vec<&Seq> = chunk.iter().map(|&i| &seqs[i]).collect();
                 let p = pack(&refs, &dev)?;
                 let lp = self.token_logprobs(&p)?.detach().to_vec2::<f32>()?;
                 for (&i, row) in chunk.iter().zip(lp) {
                     let s = &mut seqs[i];
                     for k in 0..s.response_len() {
-                        let v = row[s.prompt_len + k - 1];
+                        let v = row[s.prompt_len + k - 1 - p.start];
                         gap_sum += (v - s.old_logprobs[k]).abs() as f64;
                         gap_n += 1.0;
                         s.old_logprobs[k] = v;
@@ -361,10 +362,10 @@ impl Trainer {
                 let longest = mb_seqs.iter().map(|s| s.response_len()).max().unwrap_or(1);
                 let norm = Normaliser::new(tokens as f64, mb_seqs.len() as f64, longest as f64);
                 let mut acc: Vec<Option<Tensor>> = vec![None; self.opt.len()];
-                for micro in mb_seqs.chunks(rl.micro_batch) {
+                for micro in mb_seqs.chunks(micro_batch) {
                     let p = pack(micro, &dev)?;
-                    let logits = self.tempered(self.chat.model.forward(&p.ids, None)?)?;
-                    let (z, y) = shift_for_next_token(&logits, &p.ids)?;
+                    let (z, y) = p.logits_and_targets(&self.chat.model)?;
+                    let z = self.tempered(z)?;
                     let lp = token_logprobs(&z, &y)?;
                     if !recompute && epoch == 0 {
                         let diff = (lp.detach() - &p.old_logprobs)?.abs()?;
@@ -383,9 +384,8 @@ impl Trainer {
                         loss = (loss - (aggregate(&ent_g, &p.mask, agg, &norm)? * rl.entropy_coef)?)?;
                     }
                     if let (true, Some(reference)) = (rl.kl_coef > 0.0, &self.reference) {
-                        let ref_logits = self.tempered(reference.forward(&p.ids, None)?)?;
-                        let (rz, ry) = shift_for_next_token(&ref_logits, &p.ids)?;
-                        let ref_lp = token_logprobs(&rz, &ry)?.detach();
+                        let (rz, ry) = p.logits_and_targets(reference)?;
+                        let ref_lp = token_logprobs(&self.tempered(rz)?, &ry)?.detach();
                         let kl = gauntlet_algos::kl::kl_penalty(&lp, &ref_lp, kl_est)?;
                         add("kl", masked_mean_value(&kl, &p.mask)?);
                         loss = (loss + (aggregate(&kl, &p.mask, agg, &norm)? * rl.kl_coef)?)?;
@@ -407,12 +407,11 @@ impl Trainer {
         Ok(())
     }
 
-    /// Log-probs of every target position of a packed micro-batch `[b, t − 1]`, under the
-    /// sampling temperature.
+    /// Log-probs of the window's target positions of a packed micro-batch `[b, t − 1 − start]`,
+    /// under the sampling temperature.
     fn token_logprobs(&self, p: &Packed) -> Result<Tensor, TrainError> {
-        let logits = self.tempered(self.chat.model.forward(&p.ids, None)?)?;
-        let (z, y) = shift_for_next_token(&logits, &p.ids)?;
-        Ok(token_logprobs(&z, &y)?)
+        let (z, y) = p.logits_and_targets(&self.chat.model)?;
+        Ok(token_logprobs(&self.tempered(z)?, &y)?)
     }
 }
 

@@ -9,7 +9,7 @@
 
 use std::time::Instant;
 
-use gauntlet_model::logprobs::next_token_loss;
+use gauntlet_model::logprobs::token_logprobs;
 use gauntlet_rollout::{play, EpisodeSpec, OraclePolicy};
 use serde_json::{json, Map};
 
@@ -100,10 +100,9 @@ impl Trainer {
         }
         let refs: Vec<&Seq> = seqs.iter().collect();
         let packed = pack(&refs, self.chat.model.device())?;
-        let logits = self.chat.model.forward(&packed.ids, None)?;
-        // `next_token_loss` takes the mask of target tokens aligned with `ids`.
-        let mask = packed.mask.pad_with_zeros(1, 1, 0)?;
-        let loss = next_token_loss(&logits, &packed.ids, Some(&mask))?;
+        let (z, y) = packed.logits_and_targets(&self.chat.model)?;
+        let targets = packed.mask.sum_all()?.to_scalar::<f32>()?.max(1.0);
+        let loss = ((token_logprobs(&z, &y)? * &packed.mask)?.sum_all()? / -(targets as f64))?;
         let grads = loss.backward()?;
         let lr = lr_at(&self.cfg.sft.optim, s, self.cfg.sft.steps);
         let stats = self.opt.step(&grads, lr)?;

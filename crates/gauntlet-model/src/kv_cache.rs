@@ -133,6 +133,31 @@ impl KvCache {
         Ok(out)
     }
 
+    /// This one-row cache's contents copied to each of `batch` rows: a prompt prefix that every
+    /// row of a batch shares is prefilled once and then serves them all.
+    pub fn repeat_rows(&self, batch: usize) -> Result<KvCache> {
+        if self.batch != 1 {
+            return Err(Error::Sampling(format!(
+                "repeat_rows needs a one-row cache, not {} rows",
+                self.batch
+            )));
+        }
+        let repeat =
+            |t: &Tensor| -> Result<Tensor> { Ok(t.narrow(2, 0, self.len)?.repeat((batch, 1, 1, 1))?) };
+        let layers = self
+            .layers
+            .iter()
+            .map(|l| l.as_ref().map(|(k, v)| Ok((repeat(k)?, repeat(v)?))).transpose())
+            .collect::<Result<Vec<_>>>()?;
+        Ok(KvCache {
+            layers,
+            batch,
+            len: self.len,
+            key_valid: self.key_valid.repeat(batch),
+            next_pos: vec![self.next_pos[0]; batch],
+        })
+    }
+
     /// Forgets everything cached.
     pub fn reset(&mut self) {
         *self = KvCache::new(self.layers.len(), self.batch);

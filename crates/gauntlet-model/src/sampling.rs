@@ -359,11 +359,20 @@ pub fn generate_rows(
         }
     }
     let dev = model.device();
-    let longest = rows.iter().map(|r| r.prompt.len()).max().unwrap_or(0);
+    let shared = shared_prefix_len(rows);
+    let mut cache = if shared > 0 {
+        let mut one = KvCache::new(model.layers.len(), 1);
+        let prefix = Tensor::from_vec(rows[0].prompt[..shared].to_vec(), (1, shared), dev)?;
+        model.forward_cached(&prefix, None, &mut one, true)?;
+        one.repeat_rows(b)?
+    } else {
+        KvCache::new(model.layers.len(), b)
+    };
+    let longest = rows.iter().map(|r| r.prompt.len() - shared).max().unwrap_or(0);
     let mut ids = vec![0u32; b * longest];
     let mut valid = vec![0u8; b * longest];
     for (r, row) in rows.iter().enumerate() {
-        let p = row.prompt;
+        let p = &row.prompt[shared..];
         let pad = longest - p.len();
         ids[r * longest + pad..][..p.len()].copy_from_slice(p);
         valid[r * longest + pad..][..p.len()].fill(1);
@@ -380,7 +389,6 @@ pub fn generate_rows(
     let mut streams: Vec<TextStream> = (0..b).map(|_| TextStream::default()).collect();
     let mut active: Vec<bool> = rows.iter().map(|r| r.params.max_tokens > 0).collect();
     let mut reported = vec![false; b];
-    let mut cache = KvCache::new(model.layers.len(), b);
     let mut logits =
         model.forward_cached(&Tensor::from_vec(ids, (b, longest), dev)?, Some(&valid), &mut cache, true)?;
     report_finished(&out, &active, &mut reported, &mut on_event);
@@ -447,6 +455,33 @@ pub fn generate_rows(
         logits = model.forward_cached(&ids, Some(&step_valid), &mut cache, true)?;
     }
     Ok(out)
+}
+
+/// Shortest shared prompt prefix worth prefilling once for the whole batch.
+const MIN_SHARED_PREFIX: usize = 16;
+
+/// How many leading prompt tokens every row shares (0 for one row, or below
+/// [`MIN_SHARED_PREFIX`]), keeping at least one token of each prompt for the batched prefill
+/// that yields the first logits. Chat prompts share their template's system turn and usually
+/// the task's instructions: prefilling those once, then copying their keys and values to every
+/// row ([`KvCache::repeat_rows`]), saves that share of the prefill. The suffixes are
+/// left-padded after it; padding keys are masked and do not advance positions, so each row sees
+/// the positions it would see alone.
+fn shared_prefix_len(rows: &[Row<'_>]) -> usize {
+    let Some((first, rest)) = rows.split_first() else { return 0 };
+    if rest.is_empty() {
+        return 0;
+    }
+    let shortest = rows.iter().map(|r| r.prompt.len()).min().unwrap_or(0);
+    let mut n = shortest.saturating_sub(1);
+    for r in rest {
+        n = first.prompt[..n].iter().zip(r.prompt).take_while(|(a, b)| a == b).count();
+    }
+    if n >= MIN_SHARED_PREFIX {
+        n
+    } else {
+        0
+    }
 }
 
 /// Reports every row that has finished and was not reported yet.
@@ -586,6 +621,43 @@ mod tests {
                 both[0].logprobs[i]
             );
         }
+    }
+
+    #[test]
+    fn a_shared_prompt_prefix_prefilled_once_changes_no_row() {
+        let (model, tok) = setup();
+        let pre = "You are a careful assistant. Question: ";
+        let prompts: Vec<Vec<u32>> =
+            ["a", "hello there", "xy"].iter().map(|q| tok.encode(&format!("{pre}{q}")).unwrap()).collect();
+        let params = SamplingParams { temperature: 1.0, max_tokens: 8, ..Default::default() };
+        let rows: Vec<Row<'_>> = prompts
+            .iter()
+            .enumerate()
+            .map(|(i, p)| Row {
+                prompt: p,
+                seed: 40 + i as u64,
+                params: &params,
+                top_logprobs: 0,
+                stream_text: false,
+            })
+            .collect();
+        assert_eq!(shared_prefix_len(&rows), pre.len());
+        assert_eq!(shared_prefix_len(&rows[..1]), 0);
+        let batch = generate_rows(&model, &tok, &rows, None).unwrap();
+        for (r, row) in rows.iter().enumerate() {
+            let alone = generate_rows(&model, &tok, std::slice::from_ref(row), None).unwrap();
+            assert_eq!(alone[0].tokens, batch[r].tokens, "row {r}");
+            for (a, b) in alone[0].logprobs.iter().zip(&batch[r].logprobs) {
+                assert!((a - b).abs() < 1e-4, "row {r}: {a} vs {b}");
+            }
+        }
+        // A prompt that is all prefix keeps its last token for the batched prefill.
+        let short = tok.encode(pre).unwrap();
+        let both = [Row { prompt: &short, ..rows[0] }, rows[1]];
+        assert_eq!(shared_prefix_len(&both), pre.len() - 1);
+        let out = generate_rows(&model, &tok, &both, None).unwrap();
+        let alone = generate_rows(&model, &tok, &both[..1], None).unwrap();
+        assert_eq!(out[0].tokens, alone[0].tokens);
     }
 
     #[test]

@@ -55,6 +55,36 @@ pub fn expand_env(s: &str) -> Result<String> {
     Ok(out)
 }
 
+/// The variables of `${VAR:-default}` in `s` that are unset, so their default was used.
+fn defaulted_vars(s: &str) -> Vec<&str> {
+    s.split("${")
+        .skip(1)
+        .filter_map(|b| b.split_once('}').map(|(body, _)| body))
+        .filter_map(|body| body.split_once(":-").map(|(name, _)| name))
+        .filter(|name| std::env::var(name).map_or(true, |v| v.is_empty()))
+        .collect()
+}
+
+/// An error for a `gguf:FILE` whose file is not there, saying how to point at it: when the spec
+/// fell back to the default of an unset `${VAR:-default}`, that setting `VAR` is the fix.
+fn check_gguf_file(spec: &str, file: &str) -> Result<()> {
+    if Path::new(file).is_file() {
+        return Ok(());
+    }
+    let hint = match defaulted_vars(spec).first() {
+        Some(var) => format!(
+            "; `{var}` is not set, so `{spec}` fell back to its default: set `{var}` to the file's path{}",
+            if file.contains("SmolLM2") {
+                " (the test script caches it at ~/.cache/gauntlet/smollm2/SmolLM2-135M-Instruct.Q4_1.gguf)"
+            } else {
+                ""
+            }
+        ),
+        None => format!("; give `gguf:` the path of an existing GGUF file (model `{spec}`)"),
+    };
+    Err(Error::Config(format!("the GGUF file `{file}` does not exist{hint}")))
+}
+
 /// Whether `dir` holds a LoRA adapter (and no full model).
 pub fn is_adapter(dir: &Path) -> bool {
     dir.join("adapter_config.json").exists() && !dir.join("config.json").exists()
@@ -62,8 +92,10 @@ pub fn is_adapter(dir: &Path) -> bool {
 
 /// Loads a base model spec (folder or `gguf:FILE`, env-expanded) as a trainable `f32` model.
 pub fn load_base(spec: &str, device: &Device) -> Result<(ChatModel, VarMap, Config)> {
+    let raw = spec;
     let spec = expand_env(spec)?;
     if let Some(file) = spec.strip_prefix("gguf:") {
+        check_gguf_file(raw, file)?;
         return crate::gguf::load_trainable(file, device);
     }
     let dir = Path::new(&spec);
@@ -110,7 +142,11 @@ pub fn load_policy(spec: &str, adapter: Option<&Path>, device: &Device) -> Resul
     }
     match adapter {
         Some(a) => load_adapted_frozen(&expanded, a, device),
-        None if expanded.starts_with("gguf:") => crate::gguf::load(&expanded["gguf:".len()..], device),
+        None if expanded.starts_with("gguf:") => {
+            let file = &expanded["gguf:".len()..];
+            check_gguf_file(spec, file)?;
+            crate::gguf::load(file, device)
+        }
         None => Ok(load_base(&expanded, device)?.0),
     }
 }
@@ -124,9 +160,7 @@ pub fn check_export_inputs(base: &str, adapter: Option<&Path>) -> Result<()> {
     };
     let spec = expand_env(base)?;
     if let Some(file) = spec.strip_prefix("gguf:") {
-        if !Path::new(file).is_file() {
-            return missing("the GGUF file", Path::new(file), "");
-        }
+        check_gguf_file(base, file)?;
     } else {
         let dir = Path::new(&spec);
         if is_adapter(dir) {
@@ -177,4 +211,23 @@ pub fn export(base: &str, adapter: Option<&Path>, out: &Path) -> Result<()> {
     let tensors = chat.model.named_tensors()?.into_iter().collect();
     let (_, varmap) = crate::checkpoint::from_tensors(&cfg, &tensors, base, &dev)?;
     crate::checkpoint::save_chat(out, &varmap, &cfg, &chat.tokenizer, &chat.template, &[])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_gguf_file_says_how_to_point_at_it() {
+        let spec = "gguf:${GAUNTLET_TEST_NEVER_SET:-SmolLM2-135M-Instruct.Q4_1.gguf}";
+        let e = load_policy(spec, None, &Device::Cpu).unwrap_err().to_string();
+        assert!(e.contains("set `GAUNTLET_TEST_NEVER_SET` to the file's path"), "{e}");
+        assert!(e.contains("~/.cache/gauntlet/smollm2/"), "{e}");
+        let Err(e) = load_base("gguf:/no/such/model.gguf", &Device::Cpu) else {
+            panic!("loaded a missing file")
+        };
+        let e = e.to_string();
+        assert!(e.contains("`/no/such/model.gguf` does not exist; give `gguf:` the path"), "{e}");
+        assert!(check_export_inputs(spec, None).unwrap_err().to_string().contains("GAUNTLET_TEST_NEVER_SET"));
+    }
 }

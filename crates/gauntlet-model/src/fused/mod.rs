@@ -19,6 +19,7 @@
 //! rope     y = R(θ) x                 dx = R(−θ) g   (also fused with the head split, [`heads`])
 //! logprob  y = z_t − logsumexp(z)     dz = g (onehot(t) − softmax(z))
 //! frozen   y = x Wᵀ (W frozen)         dx = g W                  (no dW)
+//! few rows y = (W xᵀ)ᵀ                 dx = g W,   dW = gᵀ x
 //! ```
 //!
 //! Inputs must be `f32` on the CPU; the callers fall back to the composite ops otherwise.
@@ -30,7 +31,7 @@ mod mlp;
 
 pub use adamw::{adamw_step, sum_of_squares, AdamWStep};
 pub use attention::{heads, masked_softmax, rope};
-pub use linear::frozen_matmul;
+pub use linear::{few_rows_matmul, frozen_matmul};
 pub use mlp::{rms_norm, silu_mul, swiglu_cat, token_logprobs};
 
 use candle_core::{CpuStorage, Layout, Shape, Storage, Tensor};
@@ -101,6 +102,21 @@ mod tests {
         let wt = w.t().unwrap();
         let plain = x.as_tensor().matmul(&wt).unwrap();
         assert!(plain.sum_all().unwrap().backward().unwrap().get(&wt).is_some());
+    }
+
+    #[test]
+    fn few_rows_matmul_equals_matmul_in_value_and_both_gradients() {
+        let dev = Device::Cpu;
+        // 37 × 45 crosses the transpose's 32-wide blocks on both sides.
+        let x = Var::from_tensor(&Tensor::randn(0f32, 1.0, (37, 24), &dev).unwrap()).unwrap();
+        let w = Var::from_tensor(&Tensor::randn(0f32, 1.0, (45, 24), &dev).unwrap()).unwrap();
+        same(&x, |x| few_rows_matmul(x, &w).unwrap(), |x| x.matmul(&w.t().unwrap()).unwrap());
+        same(&w, |w| few_rows_matmul(x.as_tensor(), w).unwrap(), |w| x.matmul(&w.t().unwrap()).unwrap());
+        // A frozen weight gets no gradient.
+        let frozen = w.as_tensor().detach();
+        let y = few_rows_matmul(x.as_tensor(), &frozen).unwrap();
+        let grads = y.sqr().unwrap().sum_all().unwrap().backward().unwrap();
+        assert!(grads.get(x.as_tensor()).is_some() && grads.get(&frozen).is_none());
     }
 
     #[test]

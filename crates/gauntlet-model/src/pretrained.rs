@@ -115,11 +115,12 @@ pub fn load_adapted(base: &str, adapter: &Path, device: &Device) -> Result<(Chat
     Ok((chat, vars, cfg))
 }
 
-/// A base plus adapter for inference: the adapter's tensors are frozen copies, so sampling
+/// A base plus adapter for inference: the adapter folded into the base weights (`W + s·B A`,
+/// [`lora::merge`], as the merged export), so sampling runs one matmul per projection and
 /// records no autograd graph.
 fn load_adapted_frozen(base: &str, adapter: &Path, device: &Device) -> Result<ChatModel> {
     let (chat, _, _) = load_adapted(base, adapter, device)?;
-    Ok(ChatModel { model: lora::snapshot(&chat.model)?, ..chat })
+    Ok(ChatModel { model: lora::merge(&chat.model)?, ..chat })
 }
 
 /// A policy for inference: `spec` (a model folder, `gguf:FILE` or an adapter folder, whose base

@@ -307,7 +307,11 @@ impl Trainer {
             max_tokens,
             ..Default::default()
         };
-        let mut p = LocalPolicy::new(self.chat.clone(), params, format!("local:{}", self.run_dir.display()));
+        // LoRA adapters folded into their base weights: one matmul per projection when sampling
+        // (a base that cannot merge, i.e. quantized, samples through the adapters as they are).
+        let model = lora::merge(&self.chat.model).unwrap_or_else(|_| self.chat.model.clone());
+        let chat = ChatModel { model, ..self.chat.clone() };
+        let mut p = LocalPolicy::new(chat, params, format!("local:{}", self.run_dir.display()));
         p.micro_batch = self.cfg.rl.micro_batch;
         p.version = self.state.opt_step;
         p

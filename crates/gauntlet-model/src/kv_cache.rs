@@ -28,6 +28,10 @@ use candle_core::Tensor;
 
 use crate::{Error, Result};
 
+/// One row's start for [`KvCache::from_row_prefixes`]: its keys and values per layer (real
+/// tokens only) and how many of their tokens to keep.
+pub type RowPrefix<'a> = (Option<&'a [(Tensor, Tensor)]>, usize);
+
 /// Per-layer cached keys and values for a batch, with padding and position bookkeeping.
 #[derive(Debug, Clone)]
 pub struct KvCache {
@@ -156,6 +160,108 @@ impl KvCache {
             key_valid: self.key_valid.repeat(batch),
             next_pos: vec![self.next_pos[0]; batch],
         })
+    }
+
+    /// A cache whose row `r` holds the first `n_r` cached tokens of `rows[r] = (kv, n_r)`, where
+    /// `kv` is one row's keys and values per layer (`[1, kv_heads, ≥ n_r, head_dim]`, real tokens
+    /// only, as [`KvCache::row_real`] returns them; `None` when `n_r = 0`). Rows are left-padded
+    /// to the longest; the padding is masked and positions continue at `n_r`, so each row decodes
+    /// exactly as if its `n_r` tokens had just been prefilled alone.
+    pub fn from_row_prefixes(num_layers: usize, rows: &[RowPrefix<'_>]) -> Result<KvCache> {
+        let batch = rows.len();
+        let len = rows.iter().map(|(_, n)| *n).max().unwrap_or(0);
+        let Some(template) = rows.iter().find_map(|(kv, n)| kv.filter(|_| *n > 0)) else {
+            return Ok(KvCache::new(num_layers, batch));
+        };
+        for (r, (kv, n)) in rows.iter().enumerate() {
+            let ok = *n == 0
+                || kv.is_some_and(|kv| {
+                    kv.len() == num_layers && kv.iter().all(|(k, _)| k.dim(2).is_ok_and(|d| d >= *n))
+                });
+            if !ok {
+                return Err(Error::Sampling(format!(
+                    "row {r}: asked for {n} cached tokens of {num_layers} layers that are not there"
+                )));
+            }
+        }
+        let mut layers = Vec::with_capacity(num_layers);
+        for l in 0..num_layers {
+            let (k0, _) = &template[l];
+            let (_, heads, _, dim) = k0.dims4()?;
+            let zeros = |n: usize| Tensor::zeros((1, heads, n, dim), k0.dtype(), k0.device());
+            let (mut ks, mut vs) = (Vec::with_capacity(batch), Vec::with_capacity(batch));
+            for (kv, n) in rows {
+                let (k, v) = match kv {
+                    Some(kv) if *n > 0 => (kv[l].0.narrow(2, 0, *n)?, kv[l].1.narrow(2, 0, *n)?),
+                    _ => (zeros(len)?, zeros(len)?),
+                };
+                let pad = len - k.dim(2)?;
+                if pad > 0 {
+                    ks.push(Tensor::cat(&[&zeros(pad)?, &k], 2)?);
+                    vs.push(Tensor::cat(&[&zeros(pad)?, &v], 2)?);
+                } else {
+                    ks.push(k);
+                    vs.push(v);
+                }
+            }
+            layers.push(Some((Tensor::cat(&ks, 0)?, Tensor::cat(&vs, 0)?)));
+        }
+        let mut key_valid = vec![0u8; batch * len];
+        for (r, (_, n)) in rows.iter().enumerate() {
+            key_valid[r * len + len - n..][..*n].fill(1);
+        }
+        Ok(KvCache { layers, batch, len, key_valid, next_pos: rows.iter().map(|(_, n)| *n as u32).collect() })
+    }
+
+    /// Row `r`'s cached keys and values without its padding, per layer `[1, kv_heads, n, head_dim]`
+    /// with `n` the row's real tokens, in order (what [`KvCache::from_row_prefixes`] takes back).
+    pub fn row_real(&self, r: usize) -> Result<Vec<(Tensor, Tensor)>> {
+        if r >= self.batch {
+            return Err(Error::Sampling(format!("row {r} is outside a batch of {}", self.batch)));
+        }
+        let flags = &self.key_valid[r * self.len..][..self.len];
+        let cols: Vec<u32> = (0..self.len as u32).filter(|&j| flags[j as usize] != 0).collect();
+        if cols.is_empty() {
+            return Err(Error::Sampling(format!("row {r} has no cached tokens")));
+        }
+        let contiguous = cols.last().is_some_and(|&e| (e - cols[0]) as usize + 1 == cols.len());
+        let pick = |t: &Tensor| -> Result<Tensor> {
+            let row = t.narrow(0, r, 1)?;
+            Ok(if contiguous {
+                row.narrow(2, cols[0] as usize, cols.len())?.contiguous()?
+            } else {
+                row.index_select(&Tensor::new(cols.as_slice(), t.device())?, 2)?.contiguous()?
+            })
+        };
+        self.layers
+            .iter()
+            .map(|l| {
+                let (k, v) =
+                    l.as_ref().ok_or_else(|| Error::Sampling("a layer has nothing cached".into()))?;
+                Ok((pick(k)?, pick(v)?))
+            })
+            .collect()
+    }
+
+    /// Keeps only the rows `rows` (indices into the current batch, in their new order): rows
+    /// that finished sampling leave the batch, so later decoding steps cost only the rest.
+    pub fn select_rows(&mut self, rows: &[usize]) -> Result<()> {
+        if let Some(&r) = rows.iter().find(|&&r| r >= self.batch) {
+            return Err(Error::Sampling(format!("row {r} is outside a batch of {}", self.batch)));
+        }
+        let ids: Vec<u32> = rows.iter().map(|&r| r as u32).collect();
+        for slot in self.layers.iter_mut() {
+            if let Some((k, v)) = slot.take() {
+                let idx = Tensor::new(ids.as_slice(), k.device())?;
+                *slot = Some((k.index_select(&idx, 0)?, v.index_select(&idx, 0)?));
+            }
+        }
+        let len = self.len;
+        self.key_valid =
+            rows.iter().flat_map(|&r| self.key_valid[r * len..][..len].iter().copied()).collect();
+        self.next_pos = rows.iter().map(|&r| self.next_pos[r]).collect();
+        self.batch = rows.len();
+        Ok(())
     }
 
     /// Forgets everything cached.

@@ -9,7 +9,9 @@
 //! - [`logprobs`]: differentiable log-probs and entropies of given tokens.
 //! - [`sampling`]: batched sampling with a [`KvCache`] (temperature, top-p, top-k, stop
 //!   strings, max tokens), seeded, returning behaviour log-probs; [`generate_rows`] gives each
-//!   row its own knobs and reports tokens as they are drawn (for the policy server).
+//!   row its own knobs and reports tokens as they are drawn (for the policy server);
+//!   [`generate_rows_reusing`] continues rows from a [`PrefixStore`] of earlier calls' keys and
+//!   values ([`prefix_store`]), so a multi-turn prompt prefills only its new tokens.
 //! - [`checkpoint`]: seeded initialisation, loading and atomic saving in the HF layout.
 //! - [`pretrained`]: model specs (HF folder of Llama/Qwen2/Qwen3, `gguf:FILE` dequantized to
 //!   trainable weights, LoRA adapter folders), `${VAR:-default}` expansion, merged export.
@@ -57,6 +59,7 @@ mod kv_cache;
 mod llama;
 pub mod logprobs;
 pub mod lora;
+pub mod prefix_store;
 pub mod pretrained;
 pub mod rope;
 pub mod sampling;
@@ -66,11 +69,12 @@ pub use attention::{causal_mask, masked_softmax_slow, Attention, Linear, MASK_NE
 pub use chat_template::{ChatMessage, ChatTemplate, CHATML};
 pub use config::{Config, RopeStyle};
 pub use error::{Error, Result};
-pub use kv_cache::KvCache;
+pub use kv_cache::{KvCache, RowPrefix};
 pub use llama::{rms_norm_slow, Block, Llama, Mlp};
+pub use prefix_store::PrefixStore;
 pub use sampling::{
-    generate, generate_rows, generate_seeded, ChatModel, Completion, FinishReason, Row, RowEvent,
-    SamplingParams,
+    generate, generate_rows, generate_rows_reusing, generate_seeded, ChatModel, Completion, FinishReason,
+    Row, RowEvent, SamplingParams,
 };
 pub use tokenizer::{Tokenizer, SPECIAL_TOKENS};
 

@@ -57,7 +57,7 @@
 use candle_core::Tensor;
 use gauntlet_core::{rng::splitmix64, Rng};
 
-use crate::{ChatMessage, ChatTemplate, Error, KvCache, Llama, Result, Tokenizer};
+use crate::{ChatMessage, ChatTemplate, Error, KvCache, Llama, PrefixStore, Result, Tokenizer};
 
 /// Sampling knobs (vLLM/OpenAI names and meanings).
 #[derive(Debug, Clone, PartialEq)]
@@ -338,7 +338,22 @@ pub fn generate_rows(
     model: &Llama,
     tokenizer: &Tokenizer,
     rows: &[Row<'_>],
+    on_event: Option<&mut dyn FnMut(RowEvent<'_>) -> bool>,
+) -> Result<Vec<Completion>> {
+    generate_rows_reusing(model, tokenizer, rows, on_event, None)
+}
+
+/// [`generate_rows`] that, given a [`PrefixStore`], starts each row from the stored keys and
+/// values sharing the longest prefix with its prompt, prefills only the rest, and leaves every
+/// row's keys and values (prompt and sampled tokens) in the store for the next call: a
+/// multi-turn episode's next prompt then costs only its new tokens. The store must hold keys
+/// computed by these same weights.
+pub fn generate_rows_reusing(
+    model: &Llama,
+    tokenizer: &Tokenizer,
+    rows: &[Row<'_>],
     mut on_event: Option<&mut dyn FnMut(RowEvent<'_>) -> bool>,
+    mut store: Option<&mut PrefixStore>,
 ) -> Result<Vec<Completion>> {
     let b = rows.len();
     if b == 0 {
@@ -359,20 +374,12 @@ pub fn generate_rows(
         }
     }
     let dev = model.device();
-    let shared = shared_prefix_len(rows);
-    let mut cache = if shared > 0 {
-        let mut one = KvCache::new(model.layers.len(), 1);
-        let prefix = Tensor::from_vec(rows[0].prompt[..shared].to_vec(), (1, shared), dev)?;
-        model.forward_cached(&prefix, None, &mut one, true)?;
-        one.repeat_rows(b)?
-    } else {
-        KvCache::new(model.layers.len(), b)
-    };
-    let longest = rows.iter().map(|r| r.prompt.len() - shared).max().unwrap_or(0);
+    let (mut cache, cached) = start_cache(model, rows, store.as_deref_mut())?;
+    let longest = rows.iter().zip(&cached).map(|(r, &c)| r.prompt.len() - c).max().unwrap_or(0);
     let mut ids = vec![0u32; b * longest];
     let mut valid = vec![0u8; b * longest];
     for (r, row) in rows.iter().enumerate() {
-        let p = &row.prompt[shared..];
+        let p = &row.prompt[cached[r]..];
         let pad = longest - p.len();
         ids[r * longest + pad..][..p.len()].copy_from_slice(p);
         valid[r * longest + pad..][..p.len()].fill(1);
@@ -389,8 +396,14 @@ pub fn generate_rows(
     let mut streams: Vec<TextStream> = (0..b).map(|_| TextStream::default()).collect();
     let mut active: Vec<bool> = rows.iter().map(|r| r.params.max_tokens > 0).collect();
     let mut reported = vec![false; b];
+    // What each row's cache holds, for the store: its prompt, then every token fed back.
+    let mut fed: Vec<Vec<u32>> =
+        if store.is_some() { rows.iter().map(|r| r.prompt.to_vec()).collect() } else { vec![] };
     let mut logits =
         model.forward_cached(&Tensor::from_vec(ids, (b, longest), dev)?, Some(&valid), &mut cache, true)?;
+    // The rows the cache holds, in its batch order, and each row's index there.
+    let mut live: Vec<usize> = (0..b).collect();
+    let mut slot: Vec<usize> = (0..b).collect();
     report_finished(&out, &active, &mut reported, &mut on_event);
     while active.iter().any(|&a| a) {
         let z: Vec<Vec<Vec<f32>>> = logits.to_dtype(candle_core::DType::F32)?.to_vec3()?;
@@ -403,7 +416,8 @@ pub fn generate_rows(
             if !active[r] {
                 continue;
             }
-            let (tok, lp) = sample_token(&z[r][0], params, &mut rngs[r]);
+            let z = &z[slot[r]][0];
+            let (tok, lp) = sample_token(z, params, &mut rngs[r]);
             c.tokens.push(tok);
             c.logprobs.push(lp);
             next[r] = tok;
@@ -427,7 +441,7 @@ pub fn generate_rows(
                 finish_text(c, tokenizer, &params.stop)?;
             }
             let Some(f) = on_event.as_deref_mut() else { continue };
-            let top = top_logprobs(&z[r][0], params.temperature, rows[r].top_logprobs);
+            let top = top_logprobs(z, params.temperature, rows[r].top_logprobs);
             let text = if rows[r].stream_text {
                 let full = match (active[r], decoded) {
                     (false, _) => c.text.clone(),
@@ -451,10 +465,63 @@ pub fn generate_rows(
         if !active.iter().any(|&a| a) {
             break;
         }
-        let ids = Tensor::from_vec(next, (b, 1), dev)?;
+        // Once half the batch has finished, the finished rows leave it (to the store first).
+        let keep: Vec<usize> = live.iter().copied().filter(|&r| active[r]).collect();
+        if keep.len() * 2 <= live.len() {
+            if let Some(store) = store.as_deref_mut() {
+                for &r in live.iter().filter(|&&r| !active[r]) {
+                    store.insert(std::mem::take(&mut fed[r]), cache.row_real(slot[r])?);
+                }
+            }
+            cache.select_rows(&keep.iter().map(|&r| slot[r]).collect::<Vec<_>>())?;
+            for (i, &r) in keep.iter().enumerate() {
+                slot[r] = i;
+            }
+            live = keep;
+        }
+        if !fed.is_empty() {
+            for &r in live.iter().filter(|&&r| step_valid[r] != 0) {
+                fed[r].push(next[r]);
+            }
+        }
+        let ids = Tensor::from_vec(live.iter().map(|&r| next[r]).collect(), (live.len(), 1), dev)?;
+        let step_valid: Vec<u8> = live.iter().map(|&r| step_valid[r]).collect();
         logits = model.forward_cached(&ids, Some(&step_valid), &mut cache, true)?;
     }
+    if let Some(store) = store {
+        for &r in &live {
+            store.insert(std::mem::take(&mut fed[r]), cache.row_real(slot[r])?);
+        }
+    }
     Ok(out)
+}
+
+/// The cache a batch starts from and how many leading prompt tokens of each row it already
+/// holds: with a store, each row's longest stored prefix ([`PrefixStore::lookup`]); without one
+/// (or when no row finds one), the prompt prefix every row shares, prefilled once.
+fn start_cache(
+    model: &Llama,
+    rows: &[Row<'_>],
+    store: Option<&mut PrefixStore>,
+) -> Result<(KvCache, Vec<usize>)> {
+    let (b, layers) = (rows.len(), model.layers.len());
+    if let Some(store) = store {
+        let found: Vec<_> = rows.iter().map(|r| store.lookup(r.prompt)).collect();
+        if found.iter().any(Option::is_some) {
+            let parts: Vec<_> =
+                found.iter().map(|f| f.as_ref().map_or((None, 0), |(kv, n)| (Some(&kv[..]), *n))).collect();
+            let cached = parts.iter().map(|p| p.1).collect();
+            return Ok((KvCache::from_row_prefixes(layers, &parts)?, cached));
+        }
+    }
+    let shared = shared_prefix_len(rows);
+    if shared == 0 {
+        return Ok((KvCache::new(layers, b), vec![0; b]));
+    }
+    let mut one = KvCache::new(layers, 1);
+    let prefix = Tensor::from_vec(rows[0].prompt[..shared].to_vec(), (1, shared), model.device())?;
+    model.forward_cached(&prefix, None, &mut one, true)?;
+    Ok((one.repeat_rows(b)?, vec![shared; b]))
 }
 
 /// Shortest shared prompt prefix worth prefilling once for the whole batch.
@@ -658,6 +725,69 @@ mod tests {
         let out = generate_rows(&model, &tok, &both, None).unwrap();
         let alone = generate_rows(&model, &tok, &both[..1], None).unwrap();
         assert_eq!(out[0].tokens, alone[0].tokens);
+    }
+
+    #[test]
+    fn rows_continued_from_the_prefix_store_match_a_full_prefill() {
+        let (model, tok) = setup();
+        let pre = "System: answer briefly. User: ";
+        let params = SamplingParams { temperature: 1.0, max_tokens: 7, ..Default::default() };
+        let brief = SamplingParams { max_tokens: 3, ..params.clone() };
+        fn row<'a>(prompt: &'a [u32], seed: u64, params: &'a SamplingParams) -> Row<'a> {
+            Row { prompt, seed, params, top_logprobs: 0, stream_text: false }
+        }
+        let mut prompts: Vec<Vec<u32>> = ["guess", "a longer first question", "x"]
+            .iter()
+            .map(|q| tok.encode(&format!("{pre}{q}")).unwrap())
+            .collect();
+        let mut store = PrefixStore::new(1 << 30);
+        for turn in 0..3u64 {
+            let rows: Vec<Row<'_>> = prompts
+                .iter()
+                .enumerate()
+                .map(|(i, p)| row(p, 10 * turn + i as u64, if i >= 1 { &brief } else { &params }))
+                .collect();
+            let reused = generate_rows_reusing(&model, &tok, &rows, None, Some(&mut store)).unwrap();
+            let fresh = generate_rows(&model, &tok, &rows, None).unwrap();
+            for (r, (a, b)) in reused.iter().zip(&fresh).enumerate() {
+                assert_eq!(a.tokens, b.tokens, "turn {turn}, row {r}");
+                for (x, y) in a.logprobs.iter().zip(&b.logprobs) {
+                    assert!((x - y).abs() < 1e-4, "turn {turn}, row {r}: {x} vs {y}");
+                }
+            }
+            // The next turn: the prompt, what was sampled, then the environment's answer.
+            for (p, c) in prompts.iter_mut().zip(&reused) {
+                p.extend(&c.tokens);
+                p.extend(tok.encode(&format!(" Env: turn {turn} done. User: ")).unwrap());
+            }
+            // Rows stopped at different lengths (two left the batch early, to the store) and each
+            // kept only its own entry.
+            assert_eq!(store.len(), 3, "turn {turn}");
+        }
+        let (reused, prefilled) = store.token_counts();
+        assert!(reused > prefilled, "reused {reused}, prefilled {prefilled}");
+        // A prompt that shares only the system text with stored rows borrows that much, and a
+        // row with nothing to borrow shares the batch with it.
+        let other = tok.encode(&format!("{pre}something new entirely")).unwrap();
+        let short = tok.encode("hi").unwrap();
+        let rows = [row(&other, 7, &params), row(&short, 8, &params)];
+        let before = store.token_counts().0;
+        let out = generate_rows_reusing(&model, &tok, &rows, None, Some(&mut store)).unwrap();
+        assert_eq!(store.token_counts().0 - before, pre.len() as u64);
+        assert_eq!(out, generate_rows(&model, &tok, &rows, None).unwrap());
+        // Over budget, the least recently used entries go; an entry larger than the budget is
+        // not kept.
+        let mut roomy = PrefixStore::new(1 << 30);
+        generate_rows_reusing(&model, &tok, &rows, None, Some(&mut roomy)).unwrap();
+        assert_eq!(roomy.len(), 2);
+        let mut tight = PrefixStore::new(roomy.bytes() - 1);
+        generate_rows_reusing(&model, &tok, &rows, None, Some(&mut tight)).unwrap();
+        assert_eq!(tight.len(), 1);
+        let mut tiny = PrefixStore::new(1);
+        generate_rows_reusing(&model, &tok, &rows, None, Some(&mut tiny)).unwrap();
+        assert!(tiny.is_empty());
+        store.clear();
+        assert_eq!((store.len(), store.bytes()), (0, 0));
     }
 
     #[test]

@@ -35,7 +35,8 @@ pub use local::LocalPolicy;
 pub use openai::{OpenAiConfig, OpenAiError, OpenAiPolicy, OpenAiStats};
 pub use policy::{Finish, OraclePolicy, Policy, PolicyError, RandomPolicy, Request, Response};
 pub use rollout::{
-    play, play_replicas, play_with, window, Episode, EpisodeSpec, History, RolloutError, RolloutOptions, Turn,
+    play, play_in_chunks, play_replicas, play_with, window, Episode, EpisodeSpec, History, RolloutError,
+    RolloutOptions, Turn,
 };
 
 pub use gauntlet_model::ChatMessage;

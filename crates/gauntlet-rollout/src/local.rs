@@ -6,8 +6,15 @@
 //! sampled earlier are never re-tokenised (re-tokenising can merge them differently and break the
 //! log-prob record). Each request samples from its own seed, so a response does not depend on
 //! which other requests share its micro-batch.
+//!
+//! The keys and values of every answered prompt stay in a [`PrefixStore`] until the weights
+//! change (a new [`LocalPolicy::version`]): the next turn of an episode extends its previous
+//! prompt and reply, so only the new tokens are prefilled.
 
-use gauntlet_model::{generate_seeded, ChatMessage, ChatModel, FinishReason, SamplingParams};
+use gauntlet_model::{
+    generate_rows_reusing, generate_seeded, ChatMessage, ChatModel, FinishReason, PrefixStore, Row,
+    SamplingParams,
+};
 
 use crate::{Finish, Policy, PolicyError, Request, Response};
 
@@ -22,6 +29,10 @@ pub struct LocalPolicy {
     pub micro_batch: usize,
     /// Weight version, reported in every turn.
     pub version: u64,
+    /// Keys and values of earlier prompts ([`LocalPolicy::PREFIX_STORE_BYTES`] by default;
+    /// `PrefixStore::new(0)` turns reuse off). Cleared when `version` changes.
+    pub prefix_store: PrefixStore,
+    store_version: u64,
     name: String,
 }
 
@@ -30,8 +41,20 @@ impl LocalPolicy {
     pub fn new(chat: ChatModel, mut params: SamplingParams, name: impl Into<String>) -> Self {
         params.stop_token_ids.extend(chat.eos_token_id());
         params.stop_token_ids.dedup();
-        LocalPolicy { chat, params, micro_batch: 32, version: 0, name: name.into() }
+        LocalPolicy {
+            chat,
+            params,
+            micro_batch: 32,
+            version: 0,
+            prefix_store: PrefixStore::new(Self::PREFIX_STORE_BYTES),
+            store_version: 0,
+            name: name.into(),
+        }
     }
+
+    /// Default byte budget of the prefix store: SmolLM2-135M's keys and values take 46 KB per
+    /// token, so 6 GiB holds about 170 episodes of 800 tokens.
+    pub const PREFIX_STORE_BYTES: usize = 6 << 30;
 
     /// The prompt token ids of a request.
     pub fn prompt_ids(&self, r: &Request<'_>) -> Result<Vec<u32>, PolicyError> {
@@ -101,12 +124,25 @@ impl Policy for LocalPolicy {
                 Err(e) => out[i] = Some(Err(e)),
             }
         }
+        if self.store_version != self.version {
+            self.prefix_store.clear();
+            self.store_version = self.version;
+        }
         // Length-sorted micro-batches waste little compute on padding.
         ready.sort_by_key(|(i, ids)| (ids.len(), *i));
         for chunk in ready.chunks(self.micro_batch.max(1)) {
-            let prompts: Vec<Vec<u32>> = chunk.iter().map(|(_, ids)| ids.clone()).collect();
-            let seeds: Vec<u64> = chunk.iter().map(|(i, _)| requests[*i].seed).collect();
-            match generate_seeded(&self.chat.model, &self.chat.tokenizer, &prompts, &seeds, &self.params) {
+            let rows: Vec<Row<'_>> = chunk
+                .iter()
+                .map(|(i, ids)| Row {
+                    prompt: ids,
+                    seed: requests[*i].seed,
+                    params: &self.params,
+                    top_logprobs: 0,
+                    stream_text: false,
+                })
+                .collect();
+            let (model, tokenizer) = (&self.chat.model, &self.chat.tokenizer);
+            match generate_rows_reusing(model, tokenizer, &rows, None, Some(&mut self.prefix_store)) {
                 Ok(completions) => {
                     for ((i, ids), c) in chunk.iter().zip(completions) {
                         out[*i] = Some(Ok(Response {
@@ -129,5 +165,47 @@ impl Policy for LocalPolicy {
             }
         }
         out.into_iter().map(|r| r.unwrap_or_else(|| Err(PolicyError("not answered".into())))).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use gauntlet_model::{checkpoint, ChatTemplate, Config, PrefixStore, SamplingParams, Tokenizer};
+
+    use super::*;
+    use crate::{play, EpisodeSpec, History, RolloutOptions};
+
+    fn tiny_policy(store_bytes: usize) -> LocalPolicy {
+        let (model, _) = checkpoint::new_model(&Config::tiny(260), &candle_core::Device::Cpu, 3).unwrap();
+        let chat = ChatModel { model, tokenizer: Tokenizer::bytes(), template: ChatTemplate::chatml() };
+        let params = SamplingParams { temperature: 1.0, max_tokens: 6, ..Default::default() };
+        let mut p = LocalPolicy::new(chat, params, "tiny");
+        p.micro_batch = 3;
+        p.prefix_store = PrefixStore::new(store_bytes);
+        p
+    }
+
+    #[test]
+    fn turns_continued_from_the_prefix_store_are_the_turns_sampled_from_scratch() {
+        let specs = EpisodeSpec::groups("guess_number", 1, &[1, 2, 3, 4], 2);
+        let opts = RolloutOptions { seed: 9, history: History::Full, ..Default::default() };
+        let mut reusing = tiny_policy(LocalPolicy::PREFIX_STORE_BYTES);
+        let mut fresh = tiny_policy(0);
+        let a = play(&specs, &mut reusing, &opts).unwrap();
+        let b = play(&specs, &mut fresh, &opts).unwrap();
+        assert!(a.iter().any(|e| e.turns.len() > 2), "the episodes must be multi-turn");
+        for (x, y) in a.iter().zip(&b) {
+            assert_eq!(x.turns.len(), y.turns.len());
+            for (s, t) in x.turns.iter().zip(&y.turns) {
+                assert_eq!((&s.prompt_ids, &s.response_ids), (&t.prompt_ids, &t.response_ids));
+            }
+        }
+        let (reused, prefilled) = reusing.prefix_store.token_counts();
+        assert!(reused > prefilled, "reused {reused} prompt tokens, prefilled {prefilled}");
+        assert_eq!(fresh.prefix_store.token_counts().0, 0);
+        // New weights: the store starts over.
+        reusing.version += 1;
+        play(&specs[..1], &mut reusing, &opts).unwrap();
+        assert!(reusing.prefix_store.len() <= 1);
     }
 }

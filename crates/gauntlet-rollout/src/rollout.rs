@@ -181,6 +181,19 @@ pub fn play_with(
     assign: &dyn Fn(&EpisodeSpec, AgentId) -> usize,
     opts: &RolloutOptions,
 ) -> Result<Vec<Episode>, RolloutError> {
+    play_in_chunks(specs, specs.len(), policies, assign, opts)
+}
+
+/// [`play_with`], `chunk` episodes at a time: the same episodes (replicas are numbered over the
+/// whole list), with at most `chunk` of them live at once, which bounds what a policy keeps per
+/// live episode (a local model's [`gauntlet_model::PrefixStore`]).
+pub fn play_in_chunks(
+    specs: &[EpisodeSpec],
+    chunk: usize,
+    policies: &mut [&mut dyn Policy],
+    assign: &dyn Fn(&EpisodeSpec, AgentId) -> usize,
+    opts: &RolloutOptions,
+) -> Result<Vec<Episode>, RolloutError> {
     let mut seen: std::collections::HashMap<&EpisodeSpec, u64> = std::collections::HashMap::new();
     let mut replicas = Vec::with_capacity(specs.len());
     for spec in specs {
@@ -188,7 +201,12 @@ pub fn play_with(
         replicas.push(*r);
         *r += 1;
     }
-    play_replicas(specs, &replicas, policies, assign, opts)
+    let chunk = chunk.max(1);
+    let mut out = Vec::with_capacity(specs.len());
+    for (s, r) in specs.chunks(chunk).zip(replicas.chunks(chunk)) {
+        out.extend(play_replicas(s, r, policies, assign, opts)?);
+    }
+    Ok(out)
 }
 
 /// [`play_with`] where the caller numbers the replicas: `replicas[i]` is spec `i`'s index among

@@ -112,6 +112,7 @@ impl Trainer {
             }
         }
         let sample_secs = t0.elapsed().as_secs_f64();
+        drop(policy); // its prefix store's keys and values are stale once the weights move
 
         // Rows: every learner turn of every successful episode.
         let mut rows = Vec::new();

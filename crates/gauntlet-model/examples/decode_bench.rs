@@ -135,6 +135,7 @@ fn main() -> anyhow::Result<()> {
         .collect::<Result<_, _>>()?;
     anyhow::ensure!(n >= 2, "--new-tokens must be at least 2");
     std::env::set_var("RAYON_NUM_THREADS", threads.to_string());
+    gauntlet_model::limit_candle_spinning();
     let dev = Device::Cpu;
     let chat = gauntlet_model::gguf::load(&gguf, &dev)?;
     let most = batches.iter().copied().max().unwrap_or(1);

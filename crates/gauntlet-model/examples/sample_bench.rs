@@ -25,6 +25,7 @@ fn main() -> anyhow::Result<()> {
     let batch: usize = arg(&args, "--batch").map(|s| s.parse()).transpose()?.unwrap_or(8);
     let max_tokens: usize = arg(&args, "--max-tokens").map(|s| s.parse()).transpose()?.unwrap_or(128);
     std::env::set_var("RAYON_NUM_THREADS", threads.to_string());
+    gauntlet_model::limit_candle_spinning();
     let params = SamplingParams { temperature: 0.8, top_p: 0.95, max_tokens, seed: 1, ..Default::default() };
     let dev = Device::Cpu;
     let (name, t0, outs) = match arg(&args, "--gguf") {

@@ -107,6 +107,7 @@ fn main() -> anyhow::Result<()> {
     }
     // Both rayon's pool and candle's gemm read this before their first use.
     std::env::set_var("RAYON_NUM_THREADS", threads.to_string());
+    gauntlet_model::limit_candle_spinning();
 
     let batch: usize = arg(&args, "--batch").map(|s| s.parse()).transpose()?.unwrap_or(32);
     let seq: usize = arg(&args, "--seq").map(|s| s.parse()).transpose()?.unwrap_or(64);

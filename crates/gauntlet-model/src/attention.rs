@@ -30,7 +30,7 @@ use crate::{fused, Result};
 
 /// Up to this many rows, [`Linear`] computes `(W xᵀ)ᵀ` rather than `x Wᵀ`
 /// ([`fused::few_rows_matmul`]): faster on every SmolLM2 projection up to 128 rows.
-const SMALL_ROWS: usize = 128;
+pub(crate) const SMALL_ROWS: usize = 128;
 
 /// Additive mask value for hidden keys.
 pub const MASK_NEG: f32 = -1e30;
@@ -79,6 +79,8 @@ impl Linear {
                 } else if frozen(weight, &x2) {
                     // LoRA's frozen base: backward skips the weight-gradient product.
                     fused::frozen_matmul(&x2, weight)?
+                } else if fused::supported(&x2) && fused::supported(weight) {
+                    fused::dense_matmul(&x2, weight)?
                 } else {
                     x2.matmul(&weight.t()?)?
                 };

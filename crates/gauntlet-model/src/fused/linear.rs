@@ -15,9 +15,19 @@
 //! transposed, `[out, rows]`, and candle's strided copy back to `[rows, out]` is slower than the
 //! product again. This op multiplies in that order and transposes in cache-sized blocks. Its
 //! backward is the matmul's: `dx = g W`, `dW = gᵀ x` (skipped for a frozen `W`).
+//!
+//! **A LoRA projection** ([`lora_matmul`], training): `y = x Wᵀ + b + s (x Aᵀ) Bᵀ` as one op:
+//! three products and one pass adding the update and bias into `y`. Built from candle ops it was five
+//! graph nodes per projection (two matmuls, a scale, an add, the base), each costing a zeroed
+//! gradient buffer and an add pass in backward. Backward, with `u = x Aᵀ` recomputed (rank
+//! columns):
+//!
+//! ```text
+//! du = s g B     dB = s gᵀ u     dA = duᵀ x     dx = g W + du A     (no dW, no db)
+//! ```
 
 use candle_core::backend::BackendStorage;
-use candle_core::{CpuStorage, CustomOp1, CustomOp2, Layout, Shape, Storage, Tensor};
+use candle_core::{CpuStorage, CustomOp1, CustomOp2, CustomOp3, Layout, Shape, Storage, Tensor};
 
 use rayon::prelude::*;
 
@@ -118,13 +128,176 @@ impl CustomOp2 for FewRowsMatmul {
         _y: &Tensor,
         g: &Tensor,
     ) -> CResult<(Option<Tensor>, Option<Tensor>)> {
-        let dw = if self.w_grad { Some(g.t()?.matmul(x)?) } else { None };
-        Ok((Some(g.matmul(w)?), dw))
+        matmul_bwd(x, w, g, self.w_grad)
     }
+}
+
+/// The gradients of `y = x Wᵀ`: `dx = g W` and, when `w_grad`, `dW = gᵀ x`, both contiguous.
+fn matmul_bwd(x: &Tensor, w: &Tensor, g: &Tensor, w_grad: bool) -> CResult<(Option<Tensor>, Option<Tensor>)> {
+    let dw = if w_grad { Some(g.t()?.matmul(x)?) } else { None };
+    Ok((Some(g.matmul(w)?), dw))
+}
+
+/// `x Wᵀ` with `W`'s gradient computed in `W`'s own layout (see [`dense_matmul`]).
+struct DenseMatmul;
+
+impl CustomOp2 for DenseMatmul {
+    fn name(&self) -> &'static str {
+        "gauntlet-dense-matmul"
+    }
+
+    fn cpu_fwd(
+        &self,
+        xs: &CpuStorage,
+        xl: &Layout,
+        ws: &CpuStorage,
+        wl: &Layout,
+    ) -> CResult<(CpuStorage, Shape)> {
+        let ((rows, k), (out_dim, in_dim)) = (xl.shape().dims2()?, wl.shape().dims2()?);
+        if k != in_dim || !xl.is_contiguous() || !wl.is_contiguous() {
+            candle_core::bail!(
+                "dense matmul: x {:?} and W {:?} must be contiguous [rows, in], [out, in]",
+                xl.dims(),
+                wl.dims()
+            );
+        }
+        let y = xs.matmul(ws, (1, rows, out_dim, in_dim), xl, &wl.transpose(0, 1)?)?;
+        Ok((y, Shape::from((rows, out_dim))))
+    }
+
+    fn bwd(
+        &self,
+        x: &Tensor,
+        w: &Tensor,
+        _y: &Tensor,
+        g: &Tensor,
+    ) -> CResult<(Option<Tensor>, Option<Tensor>)> {
+        matmul_bwd(x, w, g, true)
+    }
+}
+
+/// `x Wᵀ` for `x` `[rows, in]` and a trainable `w` `[out, in]` (both `f32` on the CPU), giving
+/// `[rows, out]`, gradients to both. The same product as `x.matmul(&w.t())`, but candle would
+/// record the transpose as a node of its own and add `W`'s gradient through it element by element
+/// in transposed order, a strided pass over every weight per step; here `dW = gᵀ x` arrives in
+/// `W`'s layout.
+pub fn dense_matmul(x: &Tensor, w: &Tensor) -> Result<Tensor> {
+    Ok(x.contiguous()?.apply_op2(&w.contiguous()?, DenseMatmul)?)
 }
 
 /// `x Wᵀ` for `x` `[rows, in]` with few rows and `w` `[out, in]` (both `f32` on the CPU), giving
 /// `[rows, out]`; see the module doc. Gradients reach both (`w` only when it is tracked).
 pub fn few_rows_matmul(x: &Tensor, w: &Tensor) -> Result<Tensor> {
     Ok(x.contiguous()?.apply_op2(&w.contiguous()?, FewRowsMatmul { w_grad: w.track_op() })?)
+}
+
+/// The contiguous `f32` data of a CPU storage guard.
+fn cpu_data<'a>(s: &'a Storage, l: &Layout, what: &str) -> CResult<&'a [f32]> {
+    match s {
+        Storage::Cpu(c) => slice(c, l, what),
+        _ => candle_core::bail!("{what} runs on the CPU only"),
+    }
+}
+
+/// `dst[i] += s · src[i] (+ bias[i mod len])`, rows split across rayon threads.
+fn add_scaled(dst: &mut [f32], src: &[f32], s: f32, bias: Option<&[f32]>) {
+    let width = bias.map_or(dst.len().max(1), <[f32]>::len).max(1);
+    dst.par_chunks_mut(width).zip(src.par_chunks(width)).for_each(|(d, x)| {
+        for (i, (d, x)) in d.iter_mut().zip(x).enumerate() {
+            *d += s * x + bias.map_or(0.0, |b| b[i]);
+        }
+    });
+}
+
+fn into_f32(s: CpuStorage) -> CResult<Vec<f32>> {
+    match s {
+        CpuStorage::F32(v) => Ok(v),
+        _ => candle_core::bail!("lora matmul: expected f32"),
+    }
+}
+
+struct LoraMatmul {
+    /// Frozen `[out, in]` and its optional `[out]` bias.
+    w: Tensor,
+    bias: Option<Tensor>,
+    /// `alpha / rank`.
+    scale: f32,
+}
+
+impl CustomOp3 for LoraMatmul {
+    fn name(&self) -> &'static str {
+        "gauntlet-lora-matmul"
+    }
+
+    fn cpu_fwd(
+        &self,
+        xs: &CpuStorage,
+        xl: &Layout,
+        a_s: &CpuStorage,
+        al: &Layout,
+        bs: &CpuStorage,
+        bl: &Layout,
+    ) -> CResult<(CpuStorage, Shape)> {
+        let ((rows, inn), (r, a_in)) = (xl.shape().dims2()?, al.shape().dims2()?);
+        let (out_dim, b_r) = bl.shape().dims2()?;
+        let (ws, wl) = self.w.storage_and_layout();
+        let Storage::Cpu(w) = &*ws else { candle_core::bail!("lora matmul runs on the CPU only") };
+        if a_in != inn || b_r != r || wl.dims() != [out_dim, inn] || !xl.is_contiguous() {
+            candle_core::bail!(
+                "lora matmul: x {:?} (contiguous), A [{r}, {a_in}], B [{out_dim}, {b_r}], W {:?} do not fit",
+                xl.dims(),
+                wl.dims()
+            );
+        }
+        let mut y = into_f32(xs.matmul(w, (1, rows, out_dim, inn), xl, &wl.transpose(0, 1)?)?)?;
+        let u = xs.matmul(a_s, (1, rows, r, inn), xl, &al.transpose(0, 1)?)?;
+        let low =
+            u.matmul(bs, (1, rows, out_dim, r), &Layout::contiguous((rows, r)), &bl.transpose(0, 1)?)?;
+        let bias = self.bias.as_ref().map(|b| b.storage_and_layout());
+        let bias = bias.as_ref().map(|(s, l)| cpu_data(s, l, "lora bias")).transpose()?;
+        add_scaled(
+            &mut y,
+            slice(&low, &Layout::contiguous((rows, out_dim)), "lora update")?,
+            self.scale,
+            bias,
+        );
+        Ok(out(y, &Shape::from((rows, out_dim))))
+    }
+
+    fn bwd(
+        &self,
+        x: &Tensor,
+        a: &Tensor,
+        b: &Tensor,
+        _y: &Tensor,
+        g: &Tensor,
+    ) -> CResult<(Option<Tensor>, Option<Tensor>, Option<Tensor>)> {
+        // Detached: these products are gradients, not graph nodes.
+        let (x, a, b, g) = (x.detach(), a.detach(), b.detach(), g.detach());
+        let s = f64::from(self.scale);
+        let u = x.matmul(&a.t()?)?;
+        let du = (g.matmul(&b)? * s)?;
+        let db = (g.t()?.matmul(&u)? * s)?;
+        let da = du.t()?.matmul(&x)?;
+        let dx = (g.matmul(&self.w)? + du.matmul(&a)?)?;
+        Ok((Some(dx), Some(da), Some(db)))
+    }
+}
+
+/// `x Wᵀ + bias + scale · (x Aᵀ) Bᵀ` for `x` `[rows, in]`, a frozen `w` `[out, in]` (and `bias`
+/// `[out]`), `a` `[r, in]`, `b` `[out, r]`, all `f32` on the CPU; gradients reach `x`, `a` and `b`.
+pub fn lora_matmul(
+    x: &Tensor,
+    w: &Tensor,
+    bias: Option<&Tensor>,
+    a: &Tensor,
+    b: &Tensor,
+    scale: f64,
+) -> Result<Tensor> {
+    let op = LoraMatmul {
+        w: w.detach().contiguous()?,
+        bias: bias.map(|t| t.detach().contiguous()).transpose()?,
+        scale: scale as f32,
+    };
+    Ok(x.contiguous()?.apply_op3(&a.contiguous()?, &b.contiguous()?, op)?)
 }

@@ -20,6 +20,8 @@
 //! logprob  y = z_t − logsumexp(z)     dz = g (onehot(t) − softmax(z))
 //! frozen   y = x Wᵀ (W frozen)         dx = g W                  (no dW)
 //! few rows y = (W xᵀ)ᵀ                 dx = g W,   dW = gᵀ x
+//! dense    y = x Wᵀ                    dx = g W,   dW = gᵀ x      (dW in W's layout)
+//! lora     y = x Wᵀ + s (x Aᵀ) Bᵀ      dx = g W + s g B A,  dA = s (g B)ᵀ x,  dB = s gᵀ x Aᵀ
 //! ```
 //!
 //! Inputs must be `f32` on the CPU; the callers fall back to the composite ops otherwise.
@@ -31,7 +33,7 @@ mod mlp;
 
 pub use adamw::{adamw_step, sum_of_squares, AdamWStep};
 pub use attention::{heads, masked_softmax, rope};
-pub use linear::{few_rows_matmul, frozen_matmul};
+pub use linear::{dense_matmul, few_rows_matmul, frozen_matmul, lora_matmul};
 pub use mlp::{rms_norm, silu_mul, swiglu_cat, token_logprobs};
 
 use candle_core::{CpuStorage, Layout, Shape, Storage, Tensor};
@@ -117,6 +119,45 @@ mod tests {
         let y = few_rows_matmul(x.as_tensor(), &frozen).unwrap();
         let grads = y.sqr().unwrap().sum_all().unwrap().backward().unwrap();
         assert!(grads.get(x.as_tensor()).is_some() && grads.get(&frozen).is_none());
+    }
+
+    #[test]
+    fn dense_matmul_equals_matmul_in_value_and_both_gradients() {
+        let dev = Device::Cpu;
+        let x = Var::from_tensor(&Tensor::randn(0f32, 1.0, (37, 24), &dev).unwrap()).unwrap();
+        let w = Var::from_tensor(&Tensor::randn(0f32, 1.0, (45, 24), &dev).unwrap()).unwrap();
+        same(&x, |x| dense_matmul(x, &w).unwrap(), |x| x.matmul(&w.t().unwrap()).unwrap());
+        same(&w, |w| dense_matmul(x.as_tensor(), w).unwrap(), |w| x.matmul(&w.t().unwrap()).unwrap());
+    }
+
+    #[test]
+    fn lora_matmul_equals_its_composite_in_value_and_every_gradient() {
+        let dev = Device::Cpu;
+        let var = |shape: (usize, usize)| {
+            Var::from_tensor(&Tensor::randn(0f32, 1.0, shape, &dev).unwrap()).unwrap()
+        };
+        let (x, a, b) = (var((37, 24)), var((4, 24)), var((40, 4)));
+        let w = Tensor::randn(0f32, 1.0, (40, 24), &dev).unwrap();
+        let bias = Tensor::randn(0f32, 1.0, 40, &dev).unwrap();
+        let s = 0.75;
+        for bias in [None, Some(&bias)] {
+            let slow = |x: &Tensor, a: &Tensor, b: &Tensor| {
+                let y = x.matmul(&w.t().unwrap()).unwrap();
+                let y = match bias {
+                    Some(bias) => y.broadcast_add(bias).unwrap(),
+                    None => y,
+                };
+                (y + (x.matmul(&a.t().unwrap()).unwrap().matmul(&b.t().unwrap()).unwrap() * s).unwrap())
+                    .unwrap()
+            };
+            let fast = |x: &Tensor, a: &Tensor, b: &Tensor| lora_matmul(x, &w, bias, a, b, s).unwrap();
+            same(&x, |x| fast(x, &a, &b), |x| slow(x, &a, &b));
+            same(&a, |a| fast(&x, a, &b), |a| slow(&x, a, &b));
+            same(&b, |b| fast(&x, &a, b), |b| slow(&x, &a, b));
+        }
+        // The frozen weight gets no gradient.
+        let y = lora_matmul(x.as_tensor(), &w, None, a.as_tensor(), b.as_tensor(), s).unwrap();
+        assert!(y.sum_all().unwrap().backward().unwrap().get(&w).is_none());
     }
 
     #[test]

@@ -76,8 +76,9 @@ pub const MALLOC_TUNABLES: &str =
     "glibc.malloc.mmap_threshold=4294967295:glibc.malloc.trim_threshold=4294967295";
 
 /// Prepares the process for model compute: re-executes itself (same pid, same arguments) with
-/// [`MALLOC_TUNABLES`] unless `GLIBC_TUNABLES` is already set, and sizes candle's thread pool
-/// (`threads` = 0: all cores).
+/// [`MALLOC_TUNABLES`] unless `GLIBC_TUNABLES` is already set, sizes candle's thread pool
+/// (`threads` = 0: all cores) and keeps its idle workers from spinning through the matmuls
+/// ([`gauntlet_model::limit_candle_spinning`]).
 pub fn setup_compute(threads: usize) -> anyhow::Result<()> {
     #[cfg(target_os = "linux")]
     if std::env::var_os("GLIBC_TUNABLES").is_none() {
@@ -90,6 +91,7 @@ pub fn setup_compute(threads: usize) -> anyhow::Result<()> {
         // Only reached when exec failed: go on with the default allocator.
         eprintln!("note: could not re-execute with malloc tunables ({err}); training will be slower");
     }
+    gauntlet_model::limit_candle_spinning();
     if threads > 0 {
         std::env::set_var("RAYON_NUM_THREADS", threads.to_string());
         let _ = rayon::ThreadPoolBuilder::new().num_threads(threads).build_global();

@@ -355,10 +355,42 @@ pub fn generate_rows_reusing(
     mut on_event: Option<&mut dyn FnMut(RowEvent<'_>) -> bool>,
     mut store: Option<&mut PrefixStore>,
 ) -> Result<Vec<Completion>> {
-    let b = rows.len();
-    if b == 0 {
+    if rows.is_empty() {
         return Ok(Vec::new());
     }
+    check_rows(model, rows)?;
+    let dev = model.device();
+    let (mut cache, cached) = start_cache(model, rows, store.as_deref_mut())?;
+    let mut logits = prefill(model, rows, &cached, &mut cache)?;
+    let mut d = Decoding::new(rows, store.is_some());
+    report_finished(&d.out, &d.active, &mut d.reported, &mut on_event);
+    while d.any_active() {
+        let z: Vec<Vec<Vec<f32>>> = logits.to_dtype(candle_core::DType::F32)?.to_vec3()?;
+        let (next, sampled) = d.sample_step(&z, rows, tokenizer, &mut on_event)?;
+        report_finished(&d.out, &d.active, &mut d.reported, &mut on_event);
+        if !d.any_active() {
+            break;
+        }
+        d.compact(&mut cache, store.as_deref_mut())?;
+        if !d.fed.is_empty() {
+            for &r in d.live.iter().filter(|&&r| sampled[r] != 0) {
+                d.fed[r].push(next[r]);
+            }
+        }
+        let ids = Tensor::from_vec(d.live.iter().map(|&r| next[r]).collect(), (d.live.len(), 1), dev)?;
+        let step_valid: Vec<u8> = d.live.iter().map(|&r| sampled[r]).collect();
+        logits = model.forward_cached(&ids, Some(&step_valid), &mut cache, true)?;
+    }
+    if let Some(store) = store {
+        for &r in &d.live {
+            store.insert(std::mem::take(&mut d.fed[r]), cache.row_real(d.slot[r])?);
+        }
+    }
+    Ok(d.out)
+}
+
+/// Every row has a prompt, valid knobs, and room for its `max_tokens` in the model's positions.
+fn check_rows(model: &Llama, rows: &[Row<'_>]) -> Result<()> {
     for (r, row) in rows.iter().enumerate() {
         if row.prompt.is_empty() {
             return Err(Error::Sampling(format!("prompt {r} is empty")));
@@ -373,9 +405,14 @@ pub fn generate_rows_reusing(
             )));
         }
     }
-    let dev = model.device();
-    let (mut cache, cached) = start_cache(model, rows, store.as_deref_mut())?;
-    let longest = rows.iter().zip(&cached).map(|(r, &c)| r.prompt.len() - c).max().unwrap_or(0);
+    Ok(())
+}
+
+/// Feeds each row's prompt past its first `cached[r]` tokens (left-padded to the longest) into
+/// `cache`, giving the logits `[rows, 1, vocab]` of every row's last prompt position.
+fn prefill(model: &Llama, rows: &[Row<'_>], cached: &[usize], cache: &mut KvCache) -> Result<Tensor> {
+    let b = rows.len();
+    let longest = rows.iter().zip(cached).map(|(r, &c)| r.prompt.len() - c).max().unwrap_or(0);
     let mut ids = vec![0u32; b * longest];
     let mut valid = vec![0u8; b * longest];
     for (r, row) in rows.iter().enumerate() {
@@ -384,116 +421,145 @@ pub fn generate_rows_reusing(
         ids[r * longest + pad..][..p.len()].copy_from_slice(p);
         valid[r * longest + pad..][..p.len()].fill(1);
     }
-    let mut rngs: Vec<Rng> = rows.iter().map(|r| Rng::new(r.seed)).collect();
-    let mut out: Vec<Completion> = (0..b)
-        .map(|_| Completion {
+    let ids = Tensor::from_vec(ids, (b, longest), model.device())?;
+    model.forward_cached(&ids, Some(&valid), cache, true)
+}
+
+/// The per-row state of a batch being decoded by [`generate_rows_reusing`].
+struct Decoding {
+    out: Vec<Completion>,
+    rngs: Vec<Rng>,
+    streams: Vec<TextStream>,
+    active: Vec<bool>,
+    reported: Vec<bool>,
+    /// What each row's cache holds, for the store: its prompt, then every token fed back
+    /// (empty without a store).
+    fed: Vec<Vec<u32>>,
+    /// The rows the cache holds, in its batch order, and each row's index there.
+    live: Vec<usize>,
+    slot: Vec<usize>,
+}
+
+impl Decoding {
+    fn new(rows: &[Row<'_>], with_store: bool) -> Self {
+        let b = rows.len();
+        let empty = || Completion {
             tokens: vec![],
             logprobs: vec![],
             text: String::new(),
             finish_reason: FinishReason::Length,
-        })
-        .collect();
-    let mut streams: Vec<TextStream> = (0..b).map(|_| TextStream::default()).collect();
-    let mut active: Vec<bool> = rows.iter().map(|r| r.params.max_tokens > 0).collect();
-    let mut reported = vec![false; b];
-    // What each row's cache holds, for the store: its prompt, then every token fed back.
-    let mut fed: Vec<Vec<u32>> =
-        if store.is_some() { rows.iter().map(|r| r.prompt.to_vec()).collect() } else { vec![] };
-    let mut logits =
-        model.forward_cached(&Tensor::from_vec(ids, (b, longest), dev)?, Some(&valid), &mut cache, true)?;
-    // The rows the cache holds, in its batch order, and each row's index there.
-    let mut live: Vec<usize> = (0..b).collect();
-    let mut slot: Vec<usize> = (0..b).collect();
-    report_finished(&out, &active, &mut reported, &mut on_event);
-    while active.iter().any(|&a| a) {
-        let z: Vec<Vec<Vec<f32>>> = logits.to_dtype(candle_core::DType::F32)?.to_vec3()?;
-        let mut next = vec![0u32; b];
-        let mut step_valid = vec![0u8; b];
+        };
+        Decoding {
+            out: (0..b).map(|_| empty()).collect(),
+            rngs: rows.iter().map(|r| Rng::new(r.seed)).collect(),
+            streams: (0..b).map(|_| TextStream::default()).collect(),
+            active: rows.iter().map(|r| r.params.max_tokens > 0).collect(),
+            reported: vec![false; b],
+            fed: if with_store { rows.iter().map(|r| r.prompt.to_vec()).collect() } else { vec![] },
+            live: (0..b).collect(),
+            slot: (0..b).collect(),
+        }
+    }
+
+    fn any_active(&self) -> bool {
+        self.active.iter().any(|&a| a)
+    }
+
+    /// Samples a token for every active row from its logits (`z[slot]`), and returns each row's
+    /// next input (its last token) and whether it sampled one this step.
+    fn sample_step(
+        &mut self,
+        z: &[Vec<Vec<f32>>],
+        rows: &[Row<'_>],
+        tokenizer: &Tokenizer,
+        on_event: &mut Option<&mut dyn FnMut(RowEvent<'_>) -> bool>,
+    ) -> Result<(Vec<u32>, Vec<u8>)> {
+        let b = rows.len();
+        let (mut next, mut sampled) = (vec![0u32; b], vec![0u8; b]);
         for r in 0..b {
-            let params = rows[r].params;
-            let c = &mut out[r];
-            next[r] = c.tokens.last().copied().unwrap_or(0);
-            if !active[r] {
-                continue;
+            next[r] = self.out[r].tokens.last().copied().unwrap_or(0);
+            if self.active[r] {
+                next[r] = self.sample_row(r, &z[self.slot[r]][0], &rows[r], tokenizer, on_event)?;
+                sampled[r] = 1;
             }
-            let z = &z[slot[r]][0];
-            let (tok, lp) = sample_token(z, params, &mut rngs[r]);
-            c.tokens.push(tok);
-            c.logprobs.push(lp);
-            next[r] = tok;
-            step_valid[r] = 1;
-            let mut decoded = None;
-            if params.stop_token_ids.contains(&tok) {
+        }
+        Ok((next, sampled))
+    }
+
+    /// Samples row `r`'s next token from its logits `z`, applies its stop rules and reports the
+    /// token (a `false` from `on_event` cancels the row).
+    fn sample_row(
+        &mut self,
+        r: usize,
+        z: &[f32],
+        row: &Row<'_>,
+        tokenizer: &Tokenizer,
+        on_event: &mut Option<&mut dyn FnMut(RowEvent<'_>) -> bool>,
+    ) -> Result<u32> {
+        let params = row.params;
+        let c = &mut self.out[r];
+        let (tok, lp) = sample_token(z, params, &mut self.rngs[r]);
+        c.tokens.push(tok);
+        c.logprobs.push(lp);
+        let mut decoded = None;
+        if params.stop_token_ids.contains(&tok) {
+            c.finish_reason = FinishReason::Stop;
+            self.active[r] = false;
+        } else if params.stop.iter().any(|s| !s.is_empty()) {
+            let text = tokenizer.decode(&c.tokens, true)?;
+            if params.stop.iter().any(|s| !s.is_empty() && text.contains(s.as_str())) {
                 c.finish_reason = FinishReason::Stop;
-                active[r] = false;
-            } else if params.stop.iter().any(|s| !s.is_empty()) {
-                let text = tokenizer.decode(&c.tokens, true)?;
-                if params.stop.iter().any(|s| !s.is_empty() && text.contains(s.as_str())) {
-                    c.finish_reason = FinishReason::Stop;
-                    active[r] = false;
-                }
-                decoded = Some(text);
+                self.active[r] = false;
             }
-            if c.tokens.len() >= params.max_tokens {
-                active[r] = false;
-            }
-            if !active[r] {
+            decoded = Some(text);
+        }
+        if c.tokens.len() >= params.max_tokens {
+            self.active[r] = false;
+        }
+        if !self.active[r] {
+            finish_text(c, tokenizer, &params.stop)?;
+        }
+        let Some(f) = on_event.as_deref_mut() else { return Ok(tok) };
+        let top = top_logprobs(z, params.temperature, row.top_logprobs);
+        let text = if row.stream_text {
+            let full = match (self.active[r], decoded) {
+                (false, _) => c.text.clone(),
+                (true, Some(t)) => t,
+                (true, None) => tokenizer.decode(&c.tokens, true)?,
+            };
+            self.streams[r].advance(&full, &params.stop, !self.active[r])
+        } else {
+            String::new()
+        };
+        if !f(RowEvent::Token { row: r, token: tok, logprob: lp, top: &top, text: &text }) {
+            // Cancelled: stop the row without reporting it again.
+            if self.active[r] {
+                self.active[r] = false;
                 finish_text(c, tokenizer, &params.stop)?;
             }
-            let Some(f) = on_event.as_deref_mut() else { continue };
-            let top = top_logprobs(z, params.temperature, rows[r].top_logprobs);
-            let text = if rows[r].stream_text {
-                let full = match (active[r], decoded) {
-                    (false, _) => c.text.clone(),
-                    (true, Some(t)) => t,
-                    (true, None) => tokenizer.decode(&c.tokens, true)?,
-                };
-                streams[r].advance(&full, &params.stop, !active[r])
-            } else {
-                String::new()
-            };
-            if !f(RowEvent::Token { row: r, token: tok, logprob: lp, top: &top, text: &text }) {
-                // Cancelled: stop the row without reporting it again.
-                if active[r] {
-                    active[r] = false;
-                    finish_text(c, tokenizer, &params.stop)?;
-                }
-                reported[r] = true;
-            }
+            self.reported[r] = true;
         }
-        report_finished(&out, &active, &mut reported, &mut on_event);
-        if !active.iter().any(|&a| a) {
-            break;
-        }
-        // Once half the batch has finished, the finished rows leave it (to the store first).
-        let keep: Vec<usize> = live.iter().copied().filter(|&r| active[r]).collect();
-        if keep.len() * 2 <= live.len() {
-            if let Some(store) = store.as_deref_mut() {
-                for &r in live.iter().filter(|&&r| !active[r]) {
-                    store.insert(std::mem::take(&mut fed[r]), cache.row_real(slot[r])?);
-                }
-            }
-            cache.select_rows(&keep.iter().map(|&r| slot[r]).collect::<Vec<_>>())?;
-            for (i, &r) in keep.iter().enumerate() {
-                slot[r] = i;
-            }
-            live = keep;
-        }
-        if !fed.is_empty() {
-            for &r in live.iter().filter(|&&r| step_valid[r] != 0) {
-                fed[r].push(next[r]);
-            }
-        }
-        let ids = Tensor::from_vec(live.iter().map(|&r| next[r]).collect(), (live.len(), 1), dev)?;
-        let step_valid: Vec<u8> = live.iter().map(|&r| step_valid[r]).collect();
-        logits = model.forward_cached(&ids, Some(&step_valid), &mut cache, true)?;
+        Ok(tok)
     }
-    if let Some(store) = store {
-        for &r in &live {
-            store.insert(std::mem::take(&mut fed[r]), cache.row_real(slot[r])?);
+
+    /// Once half the batch has finished, the finished rows leave the cache (into the store first).
+    fn compact(&mut self, cache: &mut KvCache, store: Option<&mut PrefixStore>) -> Result<()> {
+        let keep: Vec<usize> = self.live.iter().copied().filter(|&r| self.active[r]).collect();
+        if keep.len() * 2 > self.live.len() {
+            return Ok(());
         }
+        if let Some(store) = store {
+            for &r in self.live.iter().filter(|&&r| !self.active[r]) {
+                store.insert(std::mem::take(&mut self.fed[r]), cache.row_real(self.slot[r])?);
+            }
+        }
+        cache.select_rows(&keep.iter().map(|&r| self.slot[r]).collect::<Vec<_>>())?;
+        for (i, &r) in keep.iter().enumerate() {
+            self.slot[r] = i;
+        }
+        self.live = keep;
+        Ok(())
     }
-    Ok(out)
 }
 
 /// The cache a batch starts from and how many leading prompt tokens of each row it already

@@ -22,7 +22,17 @@
 //! `transformers` folder in `f32` (`tools/bench_torch_sample.py`); llama.cpp runs the GGUF file
 //! itself (`tools/bench_llama_cpp.py`, llama-cpp-python, batch 1: its Python API decodes one
 //! sequence). The ceiling is `2 × parameters` FLOPs per decoded token at the `f32` matmul rate
-//! measured here on a 1024³ product. Prints one JSON line per engine and batch, then a table.
+//! measured here on a 1024³ product. Decoding also reads every weight once per step for the whole
+//! batch, so the memory read rate bounds it too: the roofline of a row is
+//!
+//! ```text
+//! min(compute ceiling, B × read GB/s / weight bytes)    weight bytes = parameters × 4 (f32),
+//!                                                         × 34/32 (Q8_0), × 20/32 (Q4_1)
+//! ```
+//!
+//! with the read rate measured here (1 GiB summed by rayon's threads) and the keys and values
+//! the step also reads left out (so the roofline is generous). Prints one JSON line per engine
+//! and batch, then a table.
 
 use std::time::Instant;
 
@@ -99,6 +109,43 @@ fn matmul_gflops() -> anyhow::Result<f64> {
     Ok(2.0 * 1024f64.powi(3) / secs / 1e9)
 }
 
+/// The memory read rate of this machine, GB/s: 1 GiB of `f32` summed by rayon's threads, 16
+/// independent sums per chunk so the adds vectorize (median of 5).
+fn read_gbs() -> anyhow::Result<f64> {
+    use rayon::prelude::*;
+    let data = vec![1f32; 1 << 28];
+    let sum = || -> f32 {
+        data.par_chunks(1 << 16)
+            .map(|c| {
+                let mut acc = [0f32; 16];
+                for x in c.chunks_exact(16) {
+                    for (a, v) in acc.iter_mut().zip(x) {
+                        *a += v;
+                    }
+                }
+                acc.iter().sum::<f32>()
+            })
+            .sum()
+    };
+    std::hint::black_box(sum());
+    let secs = timed(5, || {
+        std::hint::black_box(sum());
+        Ok(())
+    })?;
+    Ok((data.len() * 4) as f64 / secs / 1e9)
+}
+
+/// Bytes per parameter of an engine's weights (see the module doc).
+fn weight_bytes(engine: &str) -> f64 {
+    if engine.contains("Q8_0") {
+        34.0 / 32.0
+    } else if engine.contains("llama.cpp") {
+        20.0 / 32.0
+    } else {
+        4.0
+    }
+}
+
 /// Runs a Python side (`script` in `tools/`) and parses its JSON lines into rows.
 fn python_rows(python: &str, script: &str, extra: &[String]) -> anyhow::Result<Vec<Row>> {
     let path = format!("{}/../../tools/{script}", env!("CARGO_MANIFEST_DIR"));
@@ -147,7 +194,13 @@ fn main() -> anyhow::Result<()> {
     let params = chat.model.cfg.num_parameters();
     let gflops = matmul_gflops()?;
     let ceiling = gflops * 1e9 / (2.0 * params as f64);
-    println!("{{\"matmul_gflops\": {gflops:.1}, \"parameters\": {params}, \"decode_ceiling_tokens_per_s\": {ceiling:.0}}}");
+    let gbs = read_gbs()?;
+    println!(
+        "{{\"matmul_gflops\": {gflops:.1}, \"read_gb_per_s\": {gbs:.1}, \"parameters\": {params}, \"decode_ceiling_tokens_per_s\": {ceiling:.0}}}"
+    );
+    let roofline = |engine: &str, batch: usize| -> f64 {
+        ceiling.min(batch as f64 * gbs * 1e9 / (params as f64 * weight_bytes(engine)))
+    };
 
     let mut rows = Vec::new();
     for &b in &batches {
@@ -197,16 +250,19 @@ fn main() -> anyhow::Result<()> {
     let _ = std::fs::remove_file(&prompt_file);
     result?;
 
-    println!("\n| engine | batch | prefill tokens/s | decode tokens/s | decode / ceiling |");
-    println!("|---|---:|---:|---:|---:|");
+    println!("\n| engine | batch | prefill tokens/s | decode tokens/s | decode / ceiling | roofline | decode / roofline |");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
     for r in &rows {
+        let roof = roofline(&r.engine, r.batch);
         println!(
-            "| {} | {} | {:.0} | {:.1} | {:.0}% |",
+            "| {} | {} | {:.0} | {:.1} | {:.0}% | {:.0} | {:.0}% |",
             r.engine,
             r.batch,
             r.prefill_tps,
             r.decode_tps,
-            100.0 * r.decode_tps / ceiling
+            100.0 * r.decode_tps / ceiling,
+            roof,
+            100.0 * r.decode_tps / roof
         );
     }
     Ok(())

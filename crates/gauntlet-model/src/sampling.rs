@@ -474,31 +474,37 @@ impl Decoding {
         tokenizer: &Tokenizer,
         on_event: &mut Option<&mut dyn FnMut(RowEvent<'_>) -> bool>,
     ) -> Result<(Vec<u32>, Vec<u8>)> {
+        use rayon::prelude::*;
         let b = rows.len();
+        // The draws in parallel (each row has its own generator), the bookkeeping in order.
+        let (active, slot) = (&self.active, &self.slot);
+        let draws: Vec<Option<(u32, f32)>> = (self.rngs.par_iter_mut().enumerate())
+            .map(|(r, rng)| active[r].then(|| sample_token(&z[slot[r]][0], rows[r].params, rng)))
+            .collect();
         let (mut next, mut sampled) = (vec![0u32; b], vec![0u8; b]);
-        for r in 0..b {
+        for (r, draw) in draws.into_iter().enumerate() {
             next[r] = self.out[r].tokens.last().copied().unwrap_or(0);
-            if self.active[r] {
-                next[r] = self.sample_row(r, &z[self.slot[r]][0], &rows[r], tokenizer, on_event)?;
-                sampled[r] = 1;
+            if let Some(draw) = draw {
+                self.take_token(r, draw, &z[self.slot[r]][0], &rows[r], tokenizer, on_event)?;
+                (next[r], sampled[r]) = (draw.0, 1);
             }
         }
         Ok((next, sampled))
     }
 
-    /// Samples row `r`'s next token from its logits `z`, applies its stop rules and reports the
-    /// token (a `false` from `on_event` cancels the row).
-    fn sample_row(
+    /// Appends row `r`'s sampled token and its log-prob, applies its stop rules and reports the
+    /// token (a `false` from `on_event` cancels the row); `z` are the logits it was drawn from.
+    fn take_token(
         &mut self,
         r: usize,
+        (tok, lp): (u32, f32),
         z: &[f32],
         row: &Row<'_>,
         tokenizer: &Tokenizer,
         on_event: &mut Option<&mut dyn FnMut(RowEvent<'_>) -> bool>,
-    ) -> Result<u32> {
+    ) -> Result<()> {
         let params = row.params;
         let c = &mut self.out[r];
-        let (tok, lp) = sample_token(z, params, &mut self.rngs[r]);
         c.tokens.push(tok);
         c.logprobs.push(lp);
         let mut decoded = None;
@@ -519,7 +525,7 @@ impl Decoding {
         if !self.active[r] {
             finish_text(c, tokenizer, &params.stop)?;
         }
-        let Some(f) = on_event.as_deref_mut() else { return Ok(tok) };
+        let Some(f) = on_event.as_deref_mut() else { return Ok(()) };
         let top = top_logprobs(z, params.temperature, row.top_logprobs);
         let text = if row.stream_text {
             let full = match (self.active[r], decoded) {
@@ -539,7 +545,7 @@ impl Decoding {
             }
             self.reported[r] = true;
         }
-        Ok(tok)
+        Ok(())
     }
 
     /// Once half the batch has finished, the finished rows leave the cache (into the store first).

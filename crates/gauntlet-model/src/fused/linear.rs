@@ -67,9 +67,13 @@ pub fn frozen_matmul(x: &Tensor, w: &Tensor) -> Result<Tensor> {
     Ok(x.contiguous()?.apply_op1(FrozenMatmul { w: w.contiguous()? })?)
 }
 
-struct FewRowsMatmul {
+/// `y = x Wᵀ` for `x` `[rows, in]` and `W` `[out, in]`, with the gradients `dx = g W` and
+/// (when `W` is tracked) `dW = gᵀ x`, both in their operands' layouts.
+struct Projection {
     /// Whether `W` is tracked (a frozen weight gets no gradient, and its product is skipped).
     w_grad: bool,
+    /// Multiply `W xᵀ` and transpose the result ([`few_rows_matmul`]) instead of `x Wᵀ`.
+    few_rows: bool,
 }
 
 /// `src` `[rows, cols]` transposed into `[cols, rows]`: each thread fills a band of output rows,
@@ -94,9 +98,13 @@ fn transpose(src: &[f32], rows: usize, cols: usize) -> Vec<f32> {
     dst
 }
 
-impl CustomOp2 for FewRowsMatmul {
+impl CustomOp2 for Projection {
     fn name(&self) -> &'static str {
-        "gauntlet-few-rows-matmul"
+        if self.few_rows {
+            "gauntlet-few-rows-matmul"
+        } else {
+            "gauntlet-dense-matmul"
+        }
     }
 
     fn cpu_fwd(
@@ -109,10 +117,14 @@ impl CustomOp2 for FewRowsMatmul {
         let ((rows, k), (out_dim, in_dim)) = (xl.shape().dims2()?, wl.shape().dims2()?);
         if k != in_dim || !xl.is_contiguous() || !wl.is_contiguous() {
             candle_core::bail!(
-                "few-rows matmul: x {:?} and W {:?} must be contiguous [rows, in], [out, in]",
+                "projection: x {:?} and W {:?} must be contiguous [rows, in], [out, in]",
                 xl.dims(),
                 wl.dims()
             );
+        }
+        if !self.few_rows {
+            let y = xs.matmul(ws, (1, rows, out_dim, in_dim), xl, &wl.transpose(0, 1)?)?;
+            return Ok((y, Shape::from((rows, out_dim))));
         }
         // [out, rows] = W · xᵀ, with xᵀ a view of x.
         let wx = ws.matmul(xs, (1, out_dim, rows, in_dim), wl, &xl.transpose(0, 1)?)?;
@@ -128,51 +140,8 @@ impl CustomOp2 for FewRowsMatmul {
         _y: &Tensor,
         g: &Tensor,
     ) -> CResult<(Option<Tensor>, Option<Tensor>)> {
-        matmul_bwd(x, w, g, self.w_grad)
-    }
-}
-
-/// The gradients of `y = x Wᵀ`: `dx = g W` and, when `w_grad`, `dW = gᵀ x`, both contiguous.
-fn matmul_bwd(x: &Tensor, w: &Tensor, g: &Tensor, w_grad: bool) -> CResult<(Option<Tensor>, Option<Tensor>)> {
-    let dw = if w_grad { Some(g.t()?.matmul(x)?) } else { None };
-    Ok((Some(g.matmul(w)?), dw))
-}
-
-/// `x Wᵀ` with `W`'s gradient computed in `W`'s own layout (see [`dense_matmul`]).
-struct DenseMatmul;
-
-impl CustomOp2 for DenseMatmul {
-    fn name(&self) -> &'static str {
-        "gauntlet-dense-matmul"
-    }
-
-    fn cpu_fwd(
-        &self,
-        xs: &CpuStorage,
-        xl: &Layout,
-        ws: &CpuStorage,
-        wl: &Layout,
-    ) -> CResult<(CpuStorage, Shape)> {
-        let ((rows, k), (out_dim, in_dim)) = (xl.shape().dims2()?, wl.shape().dims2()?);
-        if k != in_dim || !xl.is_contiguous() || !wl.is_contiguous() {
-            candle_core::bail!(
-                "dense matmul: x {:?} and W {:?} must be contiguous [rows, in], [out, in]",
-                xl.dims(),
-                wl.dims()
-            );
-        }
-        let y = xs.matmul(ws, (1, rows, out_dim, in_dim), xl, &wl.transpose(0, 1)?)?;
-        Ok((y, Shape::from((rows, out_dim))))
-    }
-
-    fn bwd(
-        &self,
-        x: &Tensor,
-        w: &Tensor,
-        _y: &Tensor,
-        g: &Tensor,
-    ) -> CResult<(Option<Tensor>, Option<Tensor>)> {
-        matmul_bwd(x, w, g, true)
+        let dw = if self.w_grad { Some(g.t()?.matmul(x)?) } else { None };
+        Ok((Some(g.matmul(w)?), dw))
     }
 }
 
@@ -182,13 +151,13 @@ impl CustomOp2 for DenseMatmul {
 /// in transposed order, a strided pass over every weight per step; here `dW = gᵀ x` arrives in
 /// `W`'s layout.
 pub fn dense_matmul(x: &Tensor, w: &Tensor) -> Result<Tensor> {
-    Ok(x.contiguous()?.apply_op2(&w.contiguous()?, DenseMatmul)?)
+    Ok(x.contiguous()?.apply_op2(&w.contiguous()?, Projection { w_grad: w.track_op(), few_rows: false })?)
 }
 
 /// `x Wᵀ` for `x` `[rows, in]` with few rows and `w` `[out, in]` (both `f32` on the CPU), giving
 /// `[rows, out]`; see the module doc. Gradients reach both (`w` only when it is tracked).
 pub fn few_rows_matmul(x: &Tensor, w: &Tensor) -> Result<Tensor> {
-    Ok(x.contiguous()?.apply_op2(&w.contiguous()?, FewRowsMatmul { w_grad: w.track_op() })?)
+    Ok(x.contiguous()?.apply_op2(&w.contiguous()?, Projection { w_grad: w.track_op(), few_rows: true })?)
 }
 
 /// The contiguous `f32` data of a CPU storage guard.

@@ -21,6 +21,9 @@ fn tiny(dir: &std::path::Path) -> TrainConfig {
     c.rl.optim.warmup_steps = 1;
     // Rewards of an untrained model are all 0; the entropy bonus keeps RL gradients non-zero.
     c.rl.entropy_coef = 0.01;
+    // Keep every group: an untrained model's equal rewards would all be dropped by the default
+    // run's dynamic sampling, leaving these runs nothing to train on.
+    c.rl.dynamic_sampling = false;
     c.eval.n = 3;
     c.eval.every = 2;
     c.eval.max_tokens = 6;

@@ -31,7 +31,7 @@ use candle_core::{CpuStorage, CustomOp1, CustomOp2, CustomOp3, Layout, Shape, St
 
 use rayon::prelude::*;
 
-use super::{out, slice, CResult};
+use super::{out, slice, CResult, MIN_ROWS};
 use crate::Result;
 
 struct FrozenMatmul {
@@ -168,10 +168,10 @@ fn cpu_data<'a>(s: &'a Storage, l: &Layout, what: &str) -> CResult<&'a [f32]> {
     }
 }
 
-/// `dst[i] += s · src[i] (+ bias[i mod len])`, rows split across rayon threads.
-fn add_scaled(dst: &mut [f32], src: &[f32], s: f32, bias: Option<&[f32]>) {
-    let width = bias.map_or(dst.len().max(1), <[f32]>::len).max(1);
-    dst.par_chunks_mut(width).zip(src.par_chunks(width)).for_each(|(d, x)| {
+/// `dst[i] += s · src[i] (+ bias[i mod width])` over rows of `width`, split across rayon threads.
+fn add_scaled(dst: &mut [f32], src: &[f32], s: f32, width: usize, bias: Option<&[f32]>) {
+    let width = width.max(1);
+    dst.par_chunks_mut(width).zip(src.par_chunks(width)).with_min_len(MIN_ROWS).for_each(|(d, x)| {
         for (i, (d, x)) in d.iter_mut().zip(x).enumerate() {
             *d += s * x + bias.map_or(0.0, |b| b[i]);
         }
@@ -228,6 +228,7 @@ impl CustomOp3 for LoraMatmul {
             &mut y,
             slice(&low, &Layout::contiguous((rows, out_dim)), "lora update")?,
             self.scale,
+            out_dim,
             bias,
         );
         Ok(out(y, &Shape::from((rows, out_dim))))

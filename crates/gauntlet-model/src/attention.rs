@@ -68,9 +68,8 @@ impl Linear {
     pub fn forward(&self, x: &Tensor) -> Result<Tensor> {
         let (y, bias) = match self {
             Linear::Dense { weight, bias } => {
-                let dims = x.dims().to_vec();
-                let (rows, inn) = (x.elem_count() / dims[dims.len() - 1], dims[dims.len() - 1]);
-                let x2 = x.reshape((rows, inn))?;
+                let (x2, dims) = as_rows(x)?;
+                let rows = x2.dim(0)?;
                 // Few rows (decoding): W·xᵀ streams W once instead of packing a transposed copy.
                 let y = if rows <= SMALL_ROWS && fused::supported(&x2) && fused::supported(weight) {
                     fused::few_rows_matmul(&x2, weight)?
@@ -84,9 +83,7 @@ impl Linear {
                 } else {
                     x2.matmul(&weight.t()?)?
                 };
-                let mut out = dims;
-                *out.last_mut().expect("rank ≥ 1") = weight.dim(0)?;
-                (y.reshape(out)?, bias)
+                (with_rows_of(&y, dims)?, bias)
             }
             Linear::Quantized { weight, bias } => (weight.forward(x)?, bias),
             Linear::Lora(l) => return l.forward(x),
@@ -96,6 +93,19 @@ impl Linear {
             None => y,
         })
     }
+}
+
+/// `x` `[..., in]` flattened to `[rows, in]`, with its original dims for [`with_rows_of`].
+pub(crate) fn as_rows(x: &Tensor) -> Result<(Tensor, Vec<usize>)> {
+    let dims = x.dims().to_vec();
+    let inn = *dims.last().ok_or_else(|| crate::Error::Config("a projection's input is a scalar".into()))?;
+    Ok((x.reshape((x.elem_count() / inn.max(1), inn))?, dims))
+}
+
+/// `y` `[rows, out]` reshaped to the input's `dims` `[..., in]` with the last dim `out`.
+pub(crate) fn with_rows_of(y: &Tensor, mut dims: Vec<usize>) -> Result<Tensor> {
+    *dims.last_mut().expect("as_rows refuses scalars") = y.dim(1)?;
+    Ok(y.reshape(dims)?)
 }
 
 /// Whether `x Wᵀ` should skip `W`'s gradient: `x` is being differentiated and `weight` is a

@@ -78,9 +78,6 @@ pub use sampling::{
 };
 pub use tokenizer::{Tokenizer, SPECIAL_TOKENS};
 
-#[cfg(test)]
-mod tests;
-
 /// How many times a worker of candle's elementwise thread pool spins before it parks when there
 /// is no work. candle's default, 25,000, keeps a worker spinning through the matmul that usually
 /// follows an elementwise op, taking a core from it on a small machine: with 100, a LoRA training
@@ -96,3 +93,6 @@ pub fn limit_candle_spinning() {
         std::env::set_var("CANDLE_BARRIER_POOL_SPIN_LIMIT", CANDLE_SPIN_LIMIT.to_string());
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -112,25 +112,19 @@ impl LoraLinear {
         let low = lin(&self.b).forward(&lin(&self.a).forward(x)?)?;
         Ok((self.base.forward(x)? + (low * self.scale)?)?)
     }
-}
 
-impl LoraLinear {
     /// The fused op ([`crate::fused::lora_matmul`]) when everything is `f32` on the CPU, the base
     /// is dense and there are more rows than decoding has (`None` otherwise).
     fn fused(&self, x: &Tensor) -> Result<Option<Tensor>> {
         use crate::fused::{lora_matmul, supported};
         let Linear::Dense { weight, bias } = &self.base else { return Ok(None) };
-        let dims = x.dims().to_vec();
-        let inn = *dims.last().ok_or_else(|| Error::Config("LoRA input is a scalar".into()))?;
-        let rows = x.elem_count() / inn.max(1);
+        let (x2, dims) = crate::attention::as_rows(x)?;
         let all_f32 = [x, weight, &self.a, &self.b].into_iter().chain(bias).all(supported);
-        if !all_f32 || rows <= crate::attention::SMALL_ROWS {
+        if !all_f32 || x2.dim(0)? <= crate::attention::SMALL_ROWS {
             return Ok(None);
         }
-        let y = lora_matmul(&x.reshape((rows, inn))?, weight, bias.as_ref(), &self.a, &self.b, self.scale)?;
-        let mut out = dims;
-        *out.last_mut().expect("rank ≥ 1") = weight.dim(0)?;
-        Ok(Some(y.reshape(out)?))
+        let y = lora_matmul(&x2, weight, bias.as_ref(), &self.a, &self.b, self.scale)?;
+        Ok(Some(crate::attention::with_rows_of(&y, dims)?))
     }
 }
 

@@ -203,6 +203,11 @@ pub struct RlConfig {
     /// (each turn's advantage is scaled by `T̄ / T`, the batch's mean learner turns per episode
     /// over the episode's own, so every episode weighs about the same).
     pub turn_weight: String,
+    /// Subtracted from the training score of every learner turn the environment refused (a
+    /// format error or an illegal move), on that turn's row only: a turn-level signal for acting
+    /// legally, which the episode's outcome spreads over every turn alike (RAGEN's format
+    /// penalty). Training only: evaluations and reported rewards are the environment's. 0 = off.
+    pub invalid_penalty: f64,
     /// Optimiser.
     pub optim: OptimConfig,
 }
@@ -393,6 +398,7 @@ impl Default for RlConfig {
             per_seat: false,
             rae_decay: 0.95,
             turn_weight: "turn".into(),
+            invalid_penalty: 0.0,
             optim: OptimConfig { lr: 3e-4, warmup_steps: 5, min_lr_ratio: 1.0, ..Default::default() },
         }
     }
@@ -522,6 +528,12 @@ impl TrainConfig {
                 "`rl.pool.members` is empty: list at least one of self, random, oracle, snapshots".into()
             );
         }
+        if !(self.rl.invalid_penalty.is_finite() && self.rl.invalid_penalty >= 0.0) {
+            return Err(format!(
+                "`rl.invalid_penalty` must be a finite number ≥ 0 (it is subtracted), got {}",
+                self.rl.invalid_penalty
+            ));
+        }
         if !matches!(self.rl.turn_weight.as_str(), "turn" | "episode") {
             return Err(format!(
                 "`rl.turn_weight` must be `turn` or `episode`, got `{}`",
@@ -617,6 +629,14 @@ mod tests {
     fn unknown_fields_still_name_the_line() {
         let err = TrainConfig::from_toml("seed = 1\n[rl]\nstepz = 3\n", "bad.toml").unwrap_err();
         assert!(err.contains("bad.toml") && err.contains("stepz") && err.contains("line 3"), "{err}");
+    }
+
+    #[test]
+    fn a_negative_invalid_penalty_is_refused() {
+        let err = TrainConfig::from_toml("[rl]\ninvalid_penalty = -0.5\n", "pen.toml").unwrap_err();
+        assert!(err.contains("rl.invalid_penalty") && err.contains("-0.5"), "{err}");
+        let cfg = TrainConfig::from_toml("[rl]\ninvalid_penalty = 0.5\n", "pen.toml").unwrap();
+        assert_eq!(cfg.rl.invalid_penalty, 0.5);
     }
 
     #[test]

@@ -150,7 +150,7 @@ impl Trainer {
                     },
                 });
                 groups.push(e.spec.group);
-                scores.push(e.returns.get(t.seat).copied().unwrap_or(0.0));
+                scores.push(row_score(e, t, rl.invalid_penalty));
                 seats_of_rows.push(t.seat);
                 row_tasks.push(&e.spec.env);
                 turn_info.trajectories.push(traj);
@@ -416,6 +416,13 @@ impl Trainer {
     }
 }
 
+/// The training score of a learner turn's row: the seat's episode return, less
+/// `invalid_penalty` when the environment refused this turn (a format error or an illegal move).
+fn row_score(e: &Episode, t: &gauntlet_rollout::Turn, invalid_penalty: f64) -> f64 {
+    let refused = if t.invalid || t.format_error { invalid_penalty } else { 0.0 };
+    e.returns.get(t.seat).copied().unwrap_or(0.0) - refused
+}
+
 /// Per-row weights that give every episode the same total weight: a row of an episode with `T`
 /// rows gets `T̄ / T`, where `T̄` is the mean rows per episode (`rl.turn_weight = "episode"`).
 /// `trajectory[i]` names row `i`'s episode; the weights sum to the number of rows.
@@ -430,7 +437,47 @@ fn episode_weights(trajectory: &[usize]) -> Vec<f64> {
 
 #[cfg(test)]
 mod tests {
-    use super::episode_weights;
+    use super::{episode_weights, row_score};
+    use gauntlet_rollout::{Episode, EpisodeSpec, Finish, Turn};
+
+    fn turn(seat: usize, invalid: bool, format_error: bool) -> Turn {
+        Turn {
+            seat,
+            policy: 0,
+            policy_version: 0,
+            observation: String::new(),
+            anchor: String::new(),
+            prompt_ids: vec![1],
+            response_ids: vec![2],
+            logprobs: vec![-0.5],
+            response: String::new(),
+            finish: Finish::Stop,
+            reward: 0.0,
+            format_error,
+            invalid,
+            message: String::new(),
+        }
+    }
+
+    #[test]
+    fn refused_turns_score_below_their_episode_mates() {
+        let spec = EpisodeSpec { env: "tic_tac_toe".into(), seed: 0, level: 1, group: 0 };
+        let turns = vec![turn(0, false, false), turn(1, true, false), turn(0, false, true)];
+        let e = Episode {
+            spec,
+            turns,
+            returns: vec![1.0, -1.0],
+            success: true,
+            truncated: false,
+            error: None,
+            conversations: vec![],
+        };
+        let scores: Vec<f64> = e.turns.iter().map(|t| row_score(&e, t, 0.5)).collect();
+        assert_eq!(scores, vec![1.0, -1.5, 0.5]);
+        // Off by default: every row scores its seat's return.
+        let plain: Vec<f64> = e.turns.iter().map(|t| row_score(&e, t, 0.0)).collect();
+        assert_eq!(plain, vec![1.0, -1.0, 1.0]);
+    }
 
     #[test]
     fn episode_weights_give_every_episode_the_same_total() {

@@ -8,6 +8,7 @@ Prints items/s and the per-item median, p99 and max in microseconds, as JSON lin
 Set-up (once):  python3 -m venv .venv-rg && .venv-rg/bin/pip install reasoning-gym
 Run:            .venv-rg/bin/python tools/bench_reasoning_gym.py -n 500
 """
+
 import argparse
 import json
 import time
@@ -28,7 +29,10 @@ DATASETS = {
 def stats(ns):
     ns = sorted(ns)
     total = sum(ns)
-    q = lambda f: ns[round((len(ns) - 1) * f)] / 1e3
+
+    def q(f):
+        return ns[round((len(ns) - 1) * f)] / 1e3
+
     return {
         "items_per_s": len(ns) / (total / 1e9),
         "median_us": q(0.5),
@@ -59,11 +63,14 @@ def main():
         row = {"task": name, "generate": stats(gen), "verify": stats(ver)}
         rows.append(row)
         print(json.dumps(row), flush=True)
-    print(f"\n{'dataset':<18} {'gen items/s':>12} {'med µs':>9} {'p99 µs':>9} {'max µs':>10}  {'ver items/s':>12} {'med µs':>9} {'p99 µs':>9} {'max µs':>10}")
+    cols = ("gen items/s", "med µs", "p99 µs", "max µs", "ver items/s", "med µs", "p99 µs", "max µs")
+    widths = (12, 9, 9, 10, 12, 9, 9, 10)
+    print("\n" + f"{'dataset':<18} " + " ".join(f"{c:>{w}}" for c, w in zip(cols, widths, strict=True)))
     for r in rows:
         g, v = r["generate"], r["verify"]
-        print(f"{r['task']:<18} {g['items_per_s']:>12.1f} {g['median_us']:>9.0f} {g['p99_us']:>9.0f} {g['max_us']:>10.0f}  "
-              f"{v['items_per_s']:>12.0f} {v['median_us']:>9.1f} {v['p99_us']:>9.1f} {v['max_us']:>10.1f}")
+        gen = f"{g['items_per_s']:>12.1f} {g['median_us']:>9.0f} {g['p99_us']:>9.0f} {g['max_us']:>10.0f}"
+        ver = f"{v['items_per_s']:>12.0f} {v['median_us']:>9.1f} {v['p99_us']:>9.1f} {v['max_us']:>10.1f}"
+        print(f"{r['task']:<18} {gen} {ver}")
 
 
 if __name__ == "__main__":

@@ -151,8 +151,16 @@ def main():
         model = pretrained(args.model, args.lora)
         args.vocab = model.config.vocab_size
     else:
-        model = Llama(args.vocab, args.hidden, args.layers, args.heads, args.kv_heads, args.intermediate,
-                      args.seq + 1, args.attention)
+        model = Llama(
+            args.vocab,
+            args.hidden,
+            args.layers,
+            args.heads,
+            args.kv_heads,
+            args.intermediate,
+            args.seq + 1,
+            args.attention,
+        )
     params = sum(p.numel() for p in model.parameters())
     trainable = [p for p in model.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(trainable, lr=1e-3, weight_decay=0.01)
@@ -178,14 +186,27 @@ def main():
     cpu_ms = 1000 * (time.process_time() - cpu0) / args.steps
     times.sort()
     ms = 1000 * times[len(times) // 2]
-    print(json.dumps({
-        "impl": "torch", "torch": torch.__version__, "attention": args.attention, "threads": args.threads,
-        "params": params, "trainable": sum(p.numel() for p in trainable), "lora_rank": args.lora,
-        "model": args.model, "batch": args.batch, "seq": args.seq, "ms_per_step": round(ms, 2),
-        "ms_per_step_mean": round(1000 * sum(times) / len(times), 2),
-        "tokens_per_s": round(args.batch * args.seq / (ms / 1000)),
-        "cpu_ms_per_step": round(cpu_ms, 1), "final_loss": round(loss, 4),
-    }))
+    print(
+        json.dumps(
+            {
+                "impl": "torch",
+                "torch": torch.__version__,
+                "attention": args.attention,
+                "threads": args.threads,
+                "params": params,
+                "trainable": sum(p.numel() for p in trainable),
+                "lora_rank": args.lora,
+                "model": args.model,
+                "batch": args.batch,
+                "seq": args.seq,
+                "ms_per_step": round(ms, 2),
+                "ms_per_step_mean": round(1000 * sum(times) / len(times), 2),
+                "tokens_per_s": round(args.batch * args.seq / (ms / 1000)),
+                "cpu_ms_per_step": round(cpu_ms, 1),
+                "final_loss": round(loss, 4),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

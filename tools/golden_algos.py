@@ -104,8 +104,8 @@ def opo(scores, lengths, index):
         if len(id2score[k]) == 1:
             bsl[k] = 0.0
         else:
-            s, l = np.array(id2score[k]), np.array(id2len[k])
-            bsl[k] = float((l * s).sum() / l.sum())
+            s, lens = np.array(id2score[k]), np.array(id2len[k])
+            bsl[k] = float((lens * s).sum() / lens.sum())
     return np.array([s - bsl[index[i]] for i, s in enumerate(scores)])
 
 
@@ -204,7 +204,7 @@ def gigpo(scores, index, traj, turn, anchor, step_rewards, mask, eps, step_w, mo
 
 def outcome_rewards(scores, masks):
     out = []
-    for s, m in zip(scores, masks):
+    for s, m in zip(scores, masks, strict=True):
         r = [0.0] * len(m)
         last = max([t for t, x in enumerate(m) if x > 0], default=None)
         if last is not None:
@@ -268,9 +268,17 @@ def run_estimator(name, rows, cfg):
     elif name == "gigpo":
         g = cfg["gigpo"]
         adv = gigpo(
-            scores, index, [r["trajectory"] for r in rows], [r["turn"] for r in rows],
-            [r["anchor"] for r in rows], [r["step_reward"] for r in rows], m, eps,
-            g["step_weight"], g["mode"], g["gamma"],
+            scores,
+            index,
+            [r["trajectory"] for r in rows],
+            [r["turn"] for r in rows],
+            [r["anchor"] for r in rows],
+            [r["step_reward"] for r in rows],
+            m,
+            eps,
+            g["step_weight"],
+            g["mode"],
+            g["gamma"],
         )
     else:
         raise ValueError(name)
@@ -322,16 +330,26 @@ def advantage_cases():
             r2["baseline"] = round(float(rng.random()), 6)
             tok.append(r2)
         for gamma, lam in ((1.0, 1.0), (0.99, 0.95)):
-            add(f"random-{k}-gae-{gamma}-{lam}", "gae", tok, {"gamma": gamma, "lambda": lam},
-                ["--gamma", str(gamma), "--lambda", str(lam)])
+            add(
+                f"random-{k}-gae-{gamma}-{lam}",
+                "gae",
+                tok,
+                {"gamma": gamma, "lambda": lam},
+                ["--gamma", str(gamma), "--lambda", str(lam)],
+            )
         add(f"random-{k}-reinforce-pp", "reinforce-pp", tok, {"gamma": 0.99}, ["--gamma", "0.99"])
         add(f"random-{k}-reinforce-pp-outcome", "reinforce-pp", rows, {"gamma": 1.0})
         add(f"random-{k}-remax", "remax", tok)
 
     # GAE on a hand-made multi-turn row: environment tokens in the middle carry value and advantage.
     mt = [
-        {"group": "a", "score": 1.0, "mask": [1, 1, 0, 0, 1, 1], "rewards": [0, 0.5, 9, 9, 0, 1],
-         "values": [0.1, 0.2, 7, 7, 0.3, 0.4]},
+        {
+            "group": "a",
+            "score": 1.0,
+            "mask": [1, 1, 0, 0, 1, 1],
+            "rewards": [0, 0.5, 9, 9, 0, 1],
+            "values": [0.1, 0.2, 7, 7, 0.3, 0.4],
+        },
         {"group": "a", "score": 0.0, "mask": [1, 1, 1, 0], "rewards": [0, 0, 0, 0], "values": [0.5, 0.4, 0.3, 5]},
     ]
     add("multi-turn-gae", "gae", mt, {"gamma": 0.9, "lambda": 0.8}, ["--gamma", "0.9", "--lambda", "0.8"])
@@ -349,11 +367,17 @@ def advantage_cases():
                     mask = [1] * n
                     if n > 2 and rng.random() < 0.3:
                         mask[1] = 0
-                    rows.append({
-                        "group": f"e{g}", "trajectory": f"e{g}-t{tr}", "turn": t,
-                        "anchor": f"s{int(rng.integers(0, 3))}", "score": outcome,
-                        "step_reward": round(float(rng.choice([0.0, 0.0, 1.0, -0.1])), 6), "mask": mask,
-                    })
+                    rows.append(
+                        {
+                            "group": f"e{g}",
+                            "trajectory": f"e{g}-t{tr}",
+                            "turn": t,
+                            "anchor": f"s{int(rng.integers(0, 3))}",
+                            "score": outcome,
+                            "step_reward": round(float(rng.choice([0.0, 0.0, 1.0, -0.1])), 6),
+                            "mask": mask,
+                        }
+                    )
         perm = rng.permutation(len(rows))
         rows = [rows[i] for i in perm]
         for mode, w in (("mean_norm", 1.0), ("mean_std_norm", 0.5)):
@@ -465,7 +489,7 @@ def two_hot(y, lo, hi, n):
     w = (hi - lo) / n
     c = lo + (np.arange(n) + 0.5) * w
     y = min(max(y, c[0]), c[-1])
-    k = min(int(math.floor((y - c[0]) / w)), n - 2)
+    k = min(math.floor((y - c[0]) / w), n - 2)
     p = np.zeros(n)
     p[k] = (c[k + 1] - y) / w
     p[k + 1] = 1 - p[k]
@@ -491,8 +515,18 @@ def loss_cases():
     base = {"clip_low": 0.2, "clip_high": 0.2, "clip_c": 3.0, "tau_pos": 1.0, "tau_neg": 1.05}
 
     def case(name, loss, lp, old, adv, mask, cfg, agg, value, metrics, **extra):
-        d = {"name": name, "loss": loss, "lp": mat(lp), "old": mat(old), "adv": mat(adv), "mask": mat(mask),
-             "config": cfg, "agg": agg, "value": float(value), "metrics": metrics}
+        d = {
+            "name": name,
+            "loss": loss,
+            "lp": mat(lp),
+            "old": mat(old),
+            "adv": mat(adv),
+            "mask": mat(mask),
+            "config": cfg,
+            "agg": agg,
+            "value": float(value),
+            "metrics": metrics,
+        }
         d.update({k: mat(v) for k, v in extra.items()})
         cases.append(d)
 
@@ -512,41 +546,108 @@ def loss_cases():
     for agg in ("token-mean", "seq-mean-token-sum", "seq-mean-token-mean", "seq-mean-token-sum-norm"):
         for nm, cfg in (("vanilla", base), ("dapo", dict(base, clip_high=0.28)), ("no-dual", dict(base, clip_c=None))):
             pl, cf, lower, nkl = ppo_vanilla(lp, old, adv, cfg)
-            m = {"actor/pg_clipfrac": masked_mean(cf, mask), "actor/pg_clipfrac_lower": masked_mean(lower, mask),
-                 "actor/ppo_kl": masked_mean(nkl, mask)}
+            m = {
+                "actor/pg_clipfrac": masked_mean(cf, mask),
+                "actor/pg_clipfrac_lower": masked_mean(lower, mask),
+                "actor/ppo_kl": masked_mean(nkl, mask),
+            }
             case(f"{nm}-{agg}", "vanilla", lp, old, adv, mask, cfg, agg, agg_loss(pl, mask, agg, norm), m)
         pl, cf, nkl = cispo(lp, old, adv, base)
-        case(f"cispo-{agg}", "cispo", lp, old, adv, mask, base, agg, agg_loss(pl, mask, agg, norm),
-             {"actor/pg_clipfrac": masked_mean(cf, mask), "actor/ppo_kl": masked_mean(nkl, mask)})
+        case(
+            f"cispo-{agg}",
+            "cispo",
+            lp,
+            old,
+            adv,
+            mask,
+            base,
+            agg,
+            agg_loss(pl, mask, agg, norm),
+            {"actor/pg_clipfrac": masked_mean(cf, mask), "actor/ppo_kl": masked_mean(nkl, mask)},
+        )
         pl, nkl = sapo(lp, old, adv, base)
-        case(f"sapo-{agg}", "sapo", lp, old, adv, mask, base, agg, agg_loss(pl, mask, agg, norm),
-             {"actor/ppo_kl": masked_mean(nkl, mask)})
+        case(
+            f"sapo-{agg}",
+            "sapo",
+            lp,
+            old,
+            adv,
+            mask,
+            base,
+            agg,
+            agg_loss(pl, mask, agg, norm),
+            {"actor/ppo_kl": masked_mean(nkl, mask)},
+        )
         case(f"reinforce-{agg}", "reinforce", lp, old, adv, mask, base, agg, agg_loss(-adv * lp, mask, agg, norm), {})
     # GSPO: mild ratios (clipping happens at the sequence level).
     lp_g = old + rnd(rng, (B, T), 0.1)
     lp_g[1] = old[1] + 0.3  # a sequence whose ratio e^0.3 is clipped
     pl, cf, nkl = gspo(lp_g, old, adv, mask, base)
-    case("gspo", "gspo", lp_g, old, adv, mask, base, "seq-mean-token-mean",
-         agg_loss(pl, mask, "seq-mean-token-mean", norm),
-         {"actor/pg_clipfrac": masked_mean(cf, mask), "actor/ppo_kl": masked_mean(nkl, mask)})
+    case(
+        "gspo",
+        "gspo",
+        lp_g,
+        old,
+        adv,
+        mask,
+        base,
+        "seq-mean-token-mean",
+        agg_loss(pl, mask, "seq-mean-token-mean", norm),
+        {"actor/pg_clipfrac": masked_mean(cf, mask), "actor/ppo_kl": masked_mean(nkl, mask)},
+    )
     # Truncated IS / rejection on top of vanilla, decoupled PPO.
     rollout = old + rnd(rng, (B, T), 0.4)
     for level in ("token", "sequence"):
         w = is_weights(old, rollout, mask, level, 2.0)
         pl, *_ = ppo_vanilla(lp, old, adv, base)
-        case(f"tis-{level}", "vanilla", lp, old, adv, mask, base, "token-mean",
-             agg_loss(pl * w, mask, "token-mean", norm), {}, rollout=rollout, weights=w)
+        case(
+            f"tis-{level}",
+            "vanilla",
+            lp,
+            old,
+            adv,
+            mask,
+            base,
+            "token-mean",
+            agg_loss(pl * w, mask, "token-mean", norm),
+            {},
+            rollout=rollout,
+            weights=w,
+        )
         rj = rejection(old, rollout, mask, level, 0.5, 2.0)
-        case(f"rejection-{level}", "vanilla", lp, old, adv, mask, base, "token-mean",
-             agg_loss(pl * rj, mask, "token-mean", norm), {}, rollout=rollout, weights=rj)
+        case(
+            f"rejection-{level}",
+            "vanilla",
+            lp,
+            old,
+            adv,
+            mask,
+            base,
+            "token-mean",
+            agg_loss(pl * rj, mask, "token-mean", norm),
+            {},
+            rollout=rollout,
+            weights=rj,
+        )
     for cap in (None, 1.5):
         w = np.exp(np.clip(old - rollout, -20, 20))
         if cap is not None:
             w = np.where(w > cap, 0.0, w)
         pl, *_ = ppo_vanilla(lp, old, adv, base)
         cfg = dict(base, behav_weight_cap=cap)
-        case(f"decoupled-cap-{cap}", "decoupled-ppo", lp, old, adv, mask, cfg, "token-mean",
-             agg_loss(pl * w, mask, "token-mean", norm), {}, rollout=rollout)
+        case(
+            f"decoupled-cap-{cap}",
+            "decoupled-ppo",
+            lp,
+            old,
+            adv,
+            mask,
+            cfg,
+            "token-mean",
+            agg_loss(pl * w, mask, "token-mean", norm),
+            {},
+            rollout=rollout,
+        )
 
     # KL estimators, with differences large enough to hit both clamps of k3.
     ref = lp + rnd(rng, (B, T), 1.0)
@@ -578,10 +679,27 @@ def loss_cases():
     extras = {
         "kl": {"lp": mat(lp), "ref": mat(ref), **kls},
         "entropy": {"logits": logits.tolist(), "entropy": mat(ent)},
-        "value": {"vpred": mat(vpred), "returns": mat(ret), "old": mat(vold), "mask": mat(mask), "clip": 0.5,
-                  "loss": vl, "clipfrac": float(vf_clipfrac)},
-        "histogram": {"min": lo, "max": hi, "bins": nb, "sigma": sigma, "targets": ys, "hl_gauss": hl,
-                      "two_hot": th, "logits": vlogits.tolist(), "mask": mat(cmask), "loss": float(closs)},
+        "value": {
+            "vpred": mat(vpred),
+            "returns": mat(ret),
+            "old": mat(vold),
+            "mask": mat(mask),
+            "clip": 0.5,
+            "loss": vl,
+            "clipfrac": float(vf_clipfrac),
+        },
+        "histogram": {
+            "min": lo,
+            "max": hi,
+            "bins": nb,
+            "sigma": sigma,
+            "targets": ys,
+            "hl_gauss": hl,
+            "two_hot": th,
+            "logits": vlogits.tolist(),
+            "mask": mat(cmask),
+            "loss": float(closs),
+        },
     }
     return cases, extras
 

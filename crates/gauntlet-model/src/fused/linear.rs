@@ -10,11 +10,11 @@
 
 //!
 //! **Few rows** ([`few_rows_matmul`], decoding): for `x` of a few dozen rows, gemm computes
-//! `x Wᵀ` by packing all of `W` on every call, which costs more than the product; `W xᵀ` streams
-//! `W` instead and is 1.7–6× faster on SmolLM2's decode shapes (batch 32, 2 threads), but lands
-//! transposed, `[out, rows]`, and candle's strided copy back to `[rows, out]` is slower than the
-//! product again. This op multiplies in that order and transposes in cache-sized blocks. Its
-//! backward is the matmul's: `dx = g W`, `dW = gᵀ x` (skipped for a frozen `W`).
+//! `x Wᵀ` by packing all of `W` on every call, which costs more than the product. This op
+//! computes `W xᵀ` in register tiles that read `W` where it lies (`super::few_rows`), giving
+//! `[out, rows]`, and transposes that in cache-sized blocks (candle's strided copy back to
+//! `[rows, out]` was slower than the product). Its backward is the matmul's: `dx = g W`,
+//! `dW = gᵀ x` (skipped for a frozen `W`).
 //!
 //! **A LoRA projection** ([`lora_matmul`], training): `y = x Wᵀ + b + s (x Aᵀ) Bᵀ` as one op:
 //! three products and one pass adding the update and bias into `y`. Built from candle ops it was five
@@ -126,10 +126,15 @@ impl CustomOp2 for Projection {
             let y = xs.matmul(ws, (1, rows, out_dim, in_dim), xl, &wl.transpose(0, 1)?)?;
             return Ok((y, Shape::from((rows, out_dim))));
         }
-        // [out, rows] = W · xᵀ, with xᵀ a view of x.
-        let wx = ws.matmul(xs, (1, out_dim, rows, in_dim), wl, &xl.transpose(0, 1)?)?;
-        let y =
-            transpose(slice(&wx, &Layout::contiguous((out_dim, rows)), "few-rows matmul")?, out_dim, rows);
+        // [out, rows] = W · xᵀ (register tiles up to TILE_ROWS rows, gemm past them), then back
+        // to [rows, out].
+        let y = if rows <= super::few_rows::TILE_ROWS {
+            let (w, x) = (slice(ws, wl, "few-rows matmul")?, slice(xs, xl, "few-rows matmul")?);
+            transpose(&super::few_rows::w_xt(w, x, out_dim, rows, in_dim), out_dim, rows)
+        } else {
+            let wx = ws.matmul(xs, (1, out_dim, rows, in_dim), wl, &xl.transpose(0, 1)?)?;
+            transpose(slice(&wx, &Layout::contiguous((out_dim, rows)), "few-rows matmul")?, out_dim, rows)
+        };
         Ok(out(y, &Shape::from((rows, out_dim))))
     }
 

@@ -28,6 +28,7 @@
 
 mod adamw;
 mod attention;
+mod few_rows;
 mod linear;
 mod mlp;
 

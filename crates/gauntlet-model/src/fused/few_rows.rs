@@ -1,8 +1,8 @@
 //! `W xᵀ` for a few rows of `x` (decoding), as register tiles of dot products.
 //!
 //! A decoding step multiplies every weight matrix by one row per sequence (32 at batch 32). gemm
-//! packs a panel of `W` on every call and runs a 2×6 micro-kernel on 32 columns (6 × 6 lanes for
-//! 32: an eleventh wasted), reaching about 60% of its large-product rate here. This kernel reads
+//! packs a panel of `W` on every call and runs a 2×6 micro-kernel on 32 columns (six blocks of 6
+//! columns for 32: 4 of 36 wasted), reaching about 60% of its large-product rate here. This kernel reads
 //! `W` where it lies: each tile holds [`OT`] rows of `W` and [`RT`] rows of `x` and keeps
 //! `OT × RT` vector accumulators of `Σ_k w[o, k] x[r, k]` in registers (`OT + RT` loads per
 //! `OT × RT` fused multiply-adds), reduced across lanes once per tile. Each output is summed by

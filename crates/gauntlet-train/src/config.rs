@@ -241,6 +241,10 @@ impl Default for PoolConfig {
 pub struct EvalConfig {
     /// Evaluate every this many RL steps (0 = only before SFT, after SFT and at the end).
     pub every: usize,
+    /// Run the reported evaluation after SFT (the RL gain's baseline). Off, a run reports its
+    /// gain over the starting model only and saves one evaluation's time; training is the same
+    /// either way (evaluations draw from their own seed).
+    pub after_sft: bool,
     /// Held-out problems per task in the reported evaluations (before SFT, after SFT, after
     /// RL). The default, 1,100, keeps every rate's 95% interval within ±3 points.
     pub n: usize,
@@ -408,6 +412,7 @@ impl Default for EvalConfig {
     fn default() -> Self {
         EvalConfig {
             every: 25,
+            after_sft: true,
             n: 1100,
             periodic_n: 256,
             k: 1,

@@ -44,6 +44,9 @@ pub fn summary_markdown(cfg: &TrainConfig, state: &TrainerState) -> String {
         state.evals.get(phase).and_then(|rows| rows.iter().find(|r| r.task == task))
     };
     let get = |phase: &str, task: &str| row(phase, task).map(|r| r.pass_at_1);
+    // Gains are over the evaluation after SFT; a run that skipped it (`eval.after_sft = false`)
+    // reports them over the starting model.
+    let from = if state.evals.contains_key("after_sft") { "after_sft" } else { "before_sft" };
     let fmt = |phase: &str, task: &str| {
         row(phase, task)
             .map(|r| crate::eval::rate_with_interval(r.pass_at_1, r.ci95.pass_at_1))
@@ -54,8 +57,11 @@ pub fn summary_markdown(cfg: &TrainConfig, state: &TrainerState) -> String {
          at each task's starting level, with 95% Wilson intervals; the RL gain's interval is the unpaired \
          normal one (conservative: both evaluations use the same problems). Problems use seeds never \
          drawn in training. One training seed: train several with `gauntlet train --seeds K`.\n\n\
-         | task | level | before SFT | after SFT | after RL | RL gain |\n|---|---|---|---|---|---|\n",
-        cfg.eval.n, cfg.eval.k, cfg.eval.temperature
+         | task | level | before SFT | after SFT | after RL | {} |\n|---|---|---|---|---|---|\n",
+        cfg.eval.n,
+        cfg.eval.k,
+        cfg.eval.temperature,
+        if from == "after_sft" { "RL gain" } else { "gain over start" }
     );
     let games: Vec<&str> =
         cfg.tasks.iter().filter(|t| gauntlet_rollout::seats(&t.name) > 1).map(|t| t.name.as_str()).collect();
@@ -79,7 +85,7 @@ pub fn summary_markdown(cfg: &TrainConfig, state: &TrainerState) -> String {
     }
     let mut gains = Vec::new();
     for t in &cfg.tasks {
-        let (a, r) = (get("after_sft", &t.name), get("after_rl", &t.name));
+        let (a, r) = (get(from, &t.name), get("after_rl", &t.name));
         let gain = a.zip(r).map(|(a, r)| (r - a, crate::eval::difference_interval(a, r, cfg.eval.n)));
         gains.extend(gain.map(|g| g.0));
         s += &format!(
@@ -100,7 +106,8 @@ pub fn summary_markdown(cfg: &TrainConfig, state: &TrainerState) -> String {
     }
     if !gains.is_empty() {
         let mean = gains.iter().sum::<f64>() / gains.len() as f64;
-        s += &format!("\nMean RL gain over the tasks: **{:+.1} points**.\n", 100.0 * mean);
+        let what = if from == "after_sft" { "RL gain" } else { "gain over the starting model" };
+        s += &format!("\nMean {what} over the tasks: **{:+.1} points**.\n", 100.0 * mean);
     }
     s += &format!(
         "\nSteps: {} SFT, {} RL. Wall time: {:.0} s. Curves: `curves.svg`; every step: `../metrics.jsonl`.\n",

@@ -123,7 +123,11 @@ pub fn markdown(cfg: &TrainConfig, seeds: &[u64], rl: &[TaskGains], whole: &[Tas
         cfg.eval.k,
         cfg.eval.temperature
     );
-    s += &table(rl, "after SFT");
+    if rl.iter().any(|r| !r.gains.is_empty()) {
+        s += &table(rl, "after SFT");
+    } else {
+        s += "No seed evaluated after SFT (`eval.after_sft = false`): no RL gain to tabulate.\n";
+    }
     if whole.iter().all(|r| r.gains.len() == seeds.len() && !r.gains.is_empty()) && !whole.is_empty() {
         s += "\n## Gain over the starting model\n\nAfter RL − before SFT (the model `model.init` \
               names, or the fresh initialisation), same problems.\n\n";
@@ -235,5 +239,11 @@ mod tests {
         partial[1].evals.remove("before_sft");
         let md = markdown(&cfg, &[1, 2, 3], &rows, &tabulate(&cfg, &partial, "before_sft"));
         assert!(!md.contains("starting model"), "{md}");
+        // Runs that skipped the evaluation after SFT have only the gain over the starting model.
+        let mut skipped = runs.clone();
+        skipped.iter_mut().for_each(|r| drop(r.evals.remove("after_sft")));
+        let md = markdown(&cfg, &[1, 2, 3], &tabulate(&cfg, &skipped, "after_sft"), &whole);
+        assert!(md.contains("No seed evaluated after SFT") && !md.contains("NaN"), "{md}");
+        assert!(md.contains("| n_queens | 1 | 0.100 | 0.700 | +60.0, +60.0, +60.0 |"), "{md}");
     }
 }

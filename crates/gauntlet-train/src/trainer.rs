@@ -251,8 +251,10 @@ impl Trainer {
             }
             progress.finish();
         }
-        if !self.state.evals.contains_key("after_sft") {
-            self.report_eval("after_sft", progress)?;
+        if self.state.rl_step == 0 && !self.state.evals.contains_key("after_sft") {
+            if self.cfg.eval.after_sft {
+                self.report_eval("after_sft", progress)?;
+            }
             self.save_checkpoint(&self.run_dir.join("checkpoints").join("sft"))?;
         }
         let rl_steps = self.cfg.rl.steps;

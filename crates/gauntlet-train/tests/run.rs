@@ -104,6 +104,34 @@ fn a_tiny_run_writes_everything_and_resumes_exactly() {
     let _ = std::fs::remove_dir_all(&b);
 }
 
+/// `eval.after_sft = false` skips one evaluation and nothing else: the same training, the same
+/// final weights and evaluations, and a summary whose gains are over the starting model.
+#[test]
+fn skipping_the_evaluation_after_sft_trains_the_same_run() {
+    let (a, b) = (tmp("with-sft-eval"), tmp("without-sft-eval"));
+    let mut c = tiny(&a);
+    c.eval.every = 0;
+    Trainer::new(c.clone()).unwrap().run(&mut Quiet).unwrap();
+    c.run_dir = b.display().to_string();
+    c.eval.after_sft = false;
+    let mut t = Trainer::new(c).unwrap();
+    t.run(&mut Quiet).unwrap();
+    assert!(!t.state.evals.contains_key("after_sft") && b.join("checkpoints/sft/config.json").exists());
+    let ra: Vec<_> = comparable(&a)
+        .into_iter()
+        .filter(|r| r.get("name").and_then(|n| n.as_str()) != Some("after_sft"))
+        .collect();
+    assert_eq!(ra, comparable(&b));
+    assert_eq!(
+        std::fs::read(a.join("final/model.safetensors")).unwrap(),
+        std::fs::read(b.join("final/model.safetensors")).unwrap()
+    );
+    let summary = std::fs::read_to_string(b.join("report/summary.md")).unwrap();
+    assert!(summary.contains("| gain over start |") && summary.contains("| caesar | 1 |"), "{summary}");
+    let _ = std::fs::remove_dir_all(&a);
+    let _ = std::fs::remove_dir_all(&b);
+}
+
 #[test]
 fn bad_configs_name_the_field() {
     let err = TrainConfig::from_toml("[rl]\nestimator = \"gpro\"\n", "x.toml").unwrap_err();

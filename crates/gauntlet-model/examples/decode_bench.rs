@@ -183,8 +183,23 @@ fn main() -> anyhow::Result<()> {
     anyhow::ensure!(n >= 2, "--new-tokens must be at least 2");
     std::env::set_var("RAYON_NUM_THREADS", threads.to_string());
     gauntlet_model::limit_candle_spinning();
+    // On a worker of the pool, as `gauntlet train` and `eval` run the model (`commands::on_pool`):
+    // parallel loops then start from inside it.
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).stack_size(8 << 20).build()?;
+    pool.install(|| bench(&args, &gguf, threads, n, reps, &batches))
+}
+
+/// The whole measurement: gauntlet's rows, then PyTorch's and llama.cpp's, then the table.
+fn bench(
+    args: &[String],
+    gguf: &str,
+    threads: usize,
+    n: usize,
+    reps: usize,
+    batches: &[usize],
+) -> anyhow::Result<()> {
     let dev = Device::Cpu;
-    let chat = gauntlet_model::gguf::load(&gguf, &dev)?;
+    let chat = gauntlet_model::gguf::load(gguf, &dev)?;
     let most = batches.iter().copied().max().unwrap_or(1);
     let mut prompts = Vec::with_capacity(most);
     for i in 0..most {
@@ -203,12 +218,12 @@ fn main() -> anyhow::Result<()> {
     };
 
     let mut rows = Vec::new();
-    for &b in &batches {
+    for &b in batches {
         rows.push(gauntlet_row(&chat, "gauntlet f32", &prompts[..b], n, reps)?);
     }
     if args.iter().any(|a| a == "--quantized") {
-        let q = gauntlet_model::gguf::load_with(&gguf, &dev, 0)?;
-        for &b in &batches {
+        let q = gauntlet_model::gguf::load_with(gguf, &dev, 0)?;
+        for &b in batches {
             rows.push(gauntlet_row(&q, "gauntlet Q8_0", &prompts[..b], n, reps)?);
         }
     }
@@ -231,7 +246,7 @@ fn main() -> anyhow::Result<()> {
     };
     let batch_list = batches.iter().map(usize::to_string).collect::<Vec<_>>().join(",");
     let result = (|| -> anyhow::Result<()> {
-        if let Some(python) = arg(&args, "--torch") {
+        if let Some(python) = arg(args, "--torch") {
             let folder = std::env::temp_dir().join(format!("decode_bench-hf-{}", std::process::id()));
             gauntlet_model::pretrained::export(&format!("gguf:{gguf}"), None, &folder)?;
             let mut extra = common(&batch_list);
@@ -240,9 +255,9 @@ fn main() -> anyhow::Result<()> {
             let _ = std::fs::remove_dir_all(&folder);
             rows.extend(r?);
         }
-        if let Some(python) = arg(&args, "--llama-cpp") {
+        if let Some(python) = arg(args, "--llama-cpp") {
             let mut extra = common("1");
-            extra.extend(["--gguf".into(), gguf.clone()]);
+            extra.extend(["--gguf".into(), gguf.to_string()]);
             rows.extend(python_rows(&python, "bench_llama_cpp.py", &extra)?);
         }
         Ok(())

@@ -66,6 +66,11 @@ pub fn exec(args: TrainArgs) -> anyhow::Result<()> {
         None => cfg.threads,
     };
     super::setup_compute(threads)?;
+    super::on_pool(|| train_one(&args, cfg))
+}
+
+/// Trains (or resumes) one run and prints its summary.
+fn train_one(args: &TrainArgs, cfg: TrainConfig) -> anyhow::Result<()> {
     let mut trainer = match &args.resume {
         Some(dir) => {
             if !dir.is_dir() {
@@ -93,6 +98,11 @@ fn train_seeds(cfg: TrainConfig, k: usize) -> anyhow::Result<()> {
         bail!("`--seeds` must be at least 1");
     }
     super::setup_compute(cfg.threads)?;
+    super::on_pool(|| train_each_seed(cfg, k))
+}
+
+/// The body of [`train_seeds`], on the compute pool.
+fn train_each_seed(cfg: TrainConfig, k: usize) -> anyhow::Result<()> {
     let base = PathBuf::from(&cfg.run_dir);
     let mut runs = Vec::new();
     for seed in cfg.seed..cfg.seed + k as u64 {

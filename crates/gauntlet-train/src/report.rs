@@ -46,7 +46,11 @@ pub fn summary_markdown(cfg: &TrainConfig, state: &TrainerState) -> String {
     let get = |phase: &str, task: &str| row(phase, task).map(|r| r.pass_at_1);
     // Gains are over the evaluation after SFT; a run that skipped it (`eval.after_sft = false`)
     // reports them over the starting model.
-    let from = if state.evals.contains_key("after_sft") { "after_sft" } else { "before_sft" };
+    let (from, gain) = if state.evals.contains_key("after_sft") {
+        ("after_sft", "RL gain")
+    } else {
+        ("before_sft", "gain over the starting model")
+    };
     let fmt = |phase: &str, task: &str| {
         row(phase, task)
             .map(|r| crate::eval::rate_with_interval(r.pass_at_1, r.ci95.pass_at_1))
@@ -61,7 +65,7 @@ pub fn summary_markdown(cfg: &TrainConfig, state: &TrainerState) -> String {
         cfg.eval.n,
         cfg.eval.k,
         cfg.eval.temperature,
-        if from == "after_sft" { "RL gain" } else { "gain over start" }
+        if from == "after_sft" { gain } else { "gain over start" }
     );
     let games: Vec<&str> =
         cfg.tasks.iter().filter(|t| gauntlet_rollout::seats(&t.name) > 1).map(|t| t.name.as_str()).collect();
@@ -106,8 +110,7 @@ pub fn summary_markdown(cfg: &TrainConfig, state: &TrainerState) -> String {
     }
     if !gains.is_empty() {
         let mean = gains.iter().sum::<f64>() / gains.len() as f64;
-        let what = if from == "after_sft" { "RL gain" } else { "gain over the starting model" };
-        s += &format!("\nMean {what} over the tasks: **{:+.1} points**.\n", 100.0 * mean);
+        s += &format!("\nMean {gain} over the tasks: **{:+.1} points**.\n", 100.0 * mean);
     }
     s += &format!(
         "\nSteps: {} SFT, {} RL. Wall time: {:.0} s. Curves: `curves.svg`; every step: `../metrics.jsonl`.\n",

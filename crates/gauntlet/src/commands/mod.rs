@@ -111,6 +111,10 @@ const COMPUTE_STACK: usize = 8 << 20;
 /// 0.065 ms from outside the pool and 0.036 ms from inside). From inside, the calling worker
 /// takes its own share and only the others wake. Which thread computes a share never changes
 /// its result: runs are the same to the bit either way.
+///
+/// `f` must not wait on other threads that use the pool: with one worker (`--threads 1`) the
+/// worker running `f` would wait on them while they wait for it. That is why `gauntlet eval`,
+/// whose lanes each play on a thread of their own, does not use it.
 pub fn on_pool<R: Send>(f: impl FnOnce() -> R + Send) -> R {
     rayon::scope(|_| f())
 }

@@ -21,6 +21,8 @@
 //! The softmax is [`crate::fused::masked_softmax`] (one pass, hand-written backward) on the CPU,
 //! or `exp(x − max) / Σ exp(x − max)` from elementary ops elsewhere.
 
+use std::sync::Arc;
+
 use candle_core::{quantized::QMatMul, Module, Tensor, D};
 use candle_nn::VarBuilder;
 
@@ -38,12 +40,15 @@ pub const MASK_NEG: f32 = -1e30;
 /// A linear map `y = x Wᵀ + b` with `W` `[out, in]` (Hugging Face layout), dense or quantized.
 #[derive(Debug, Clone)]
 pub enum Linear {
-    /// A trainable `f32` weight.
+    /// An `f32` weight (trainable, or frozen).
     Dense {
         /// `[out, in]`.
         weight: Tensor,
         /// `[out]`, if any.
         bias: Option<Tensor>,
+        /// A frozen `weight` laid out for the decoding tiles ([`Linear::tile_frozen`]): the same
+        /// results, faster. Only right while `weight` does not change.
+        tiled: Option<Arc<fused::TiledWeight>>,
     },
     /// A GGUF-quantized weight (inference only).
     Quantized {
@@ -61,18 +66,41 @@ impl Linear {
     pub fn load(vb: VarBuilder, in_dim: usize, out_dim: usize, bias: bool) -> Result<Self> {
         let weight = vb.get_with_hints((out_dim, in_dim), "weight", candle_nn::init::ZERO)?;
         let bias = if bias { Some(vb.get_with_hints(out_dim, "bias", candle_nn::init::ZERO)?) } else { None };
-        Ok(Linear::Dense { weight, bias })
+        Ok(Linear::dense(weight, bias))
+    }
+
+    /// A dense map (not laid out for the tiles).
+    pub fn dense(weight: Tensor, bias: Option<Tensor>) -> Self {
+        Linear::Dense { weight, bias, tiled: None }
+    }
+
+    /// Lays a frozen dense weight out for the decoding tiles ([`fused::TiledWeight`]), once:
+    /// decoding then reads each tile's rows as one aligned run. Weights that are variables or
+    /// tracked (they change), not `f32` on the CPU, or not dense are left as they are.
+    pub fn tile_frozen(&mut self) -> Result<()> {
+        match self {
+            Linear::Dense { weight, tiled: tiled @ None, .. }
+                if !weight.is_variable() && !weight.track_op() && fused::supported(weight) =>
+            {
+                let (out, inn) = weight.dims2()?;
+                let t = fused::with_data(weight, |w| Ok(fused::TiledWeight::new(w, out, inn)))?;
+                *tiled = Some(Arc::new(t));
+                Ok(())
+            }
+            Linear::Lora(l) => l.base.tile_frozen(),
+            _ => Ok(()),
+        }
     }
 
     /// Applies the map to `x` `[..., in]`, giving `[..., out]`.
     pub fn forward(&self, x: &Tensor) -> Result<Tensor> {
         let (y, bias) = match self {
-            Linear::Dense { weight, bias } => {
+            Linear::Dense { weight, bias, tiled } => {
                 let (x2, dims) = as_rows(x)?;
                 let rows = x2.dim(0)?;
                 // Few rows (decoding): W·xᵀ streams W once instead of packing a transposed copy.
                 let y = if rows <= SMALL_ROWS && fused::supported(&x2) && fused::supported(weight) {
-                    fused::few_rows_matmul(&x2, weight)?
+                    fused::few_rows_matmul(&x2, weight, tiled.as_ref())?
                 } else if rows <= SMALL_ROWS {
                     weight.matmul(&x2.t()?)?.t()?.contiguous()?
                 } else if frozen(weight, &x2) {
@@ -126,7 +154,7 @@ pub fn stacked(parts: &[&Linear]) -> Result<Option<Linear>> {
     let mut bs = Vec::with_capacity(parts.len());
     for p in parts {
         match p {
-            Linear::Dense { weight, bias } => {
+            Linear::Dense { weight, bias, .. } => {
                 ws.push(weight.clone());
                 bs.extend(bias.clone());
             }
@@ -138,7 +166,7 @@ pub fn stacked(parts: &[&Linear]) -> Result<Option<Linear>> {
         n if n == parts.len() => Some(Tensor::cat(&bs, 0)?),
         _ => return Ok(None),
     };
-    Ok(Some(Linear::Dense { weight: Tensor::cat(&ws, 0)?, bias }))
+    Ok(Some(Linear::dense(Tensor::cat(&ws, 0)?, bias)))
 }
 
 /// Builds the additive mask `[b | 1, 1, t, past + t]` for `t` new queries after `past` cached

@@ -80,7 +80,7 @@ impl Reader {
         let b = format!("{name}.bias");
         let bias = if self.has(&b) { Some(self.dense(&b)?) } else { None };
         if self.dense {
-            return Ok(Linear::Dense { weight: self.dense(&format!("{name}.weight"))?, bias });
+            return Ok(Linear::dense(self.dense(&format!("{name}.weight"))?, bias));
         }
         let mut q = self.q(&format!("{name}.weight"))?;
         if matches!(q.dtype(), GgmlDType::Q4_1 | GgmlDType::Q5_0 | GgmlDType::Q5_1) {
@@ -191,7 +191,7 @@ fn open(path: impl AsRef<Path>, device: &Device, dense_limit: usize) -> Result<(
     }
     let norm = r.dense("output_norm.weight")?;
     let lm_head = match (cfg.tie_word_embeddings, r.dense) {
-        (true, true) => Linear::Dense { weight: embed_tokens.clone(), bias: None },
+        (true, true) => Linear::dense(embed_tokens.clone(), None),
         (true, false) => r.linear("token_embd")?,
         (false, _) => r.linear("output")?,
     };
@@ -207,7 +207,8 @@ pub fn load(path: impl AsRef<Path>, device: &Device) -> Result<ChatModel> {
 
 /// [`load`] with an explicit `dense_limit` (see [`load_model`]).
 pub fn load_with(path: impl AsRef<Path>, device: &Device, dense_limit: usize) -> Result<ChatModel> {
-    let (model, r) = open(path, device, dense_limit)?;
+    let (mut model, r) = open(path, device, dense_limit)?;
+    model.tile_frozen()?;
     let (tokenizer, template) = chat_parts(&r)?;
     Ok(ChatModel { model, tokenizer, template })
 }
@@ -299,7 +300,7 @@ pub fn write(path: impl AsRef<Path>, model: &Llama, dtype: GgmlDType) -> Result<
     };
     let dense = |l: &Linear| -> Result<(Tensor, Option<Tensor>)> {
         match l {
-            Linear::Dense { weight, bias } => Ok((weight.clone(), bias.clone())),
+            Linear::Dense { weight, bias, .. } => Ok((weight.clone(), bias.clone())),
             Linear::Quantized { .. } => Err(Error::Gguf("the model is already quantized".into())),
             Linear::Lora(_) => Err(Error::Gguf("merge the LoRA adapter first (`lora::merge`)".into())),
         }

@@ -108,7 +108,7 @@ impl LoraLinear {
         if let Some(y) = self.fused(x)? {
             return Ok(y);
         }
-        let lin = |w: &Tensor| Linear::Dense { weight: w.clone(), bias: None };
+        let lin = |w: &Tensor| Linear::dense(w.clone(), None);
         let low = lin(&self.b).forward(&lin(&self.a).forward(x)?)?;
         Ok((self.base.forward(x)? + (low * self.scale)?)?)
     }
@@ -117,7 +117,7 @@ impl LoraLinear {
     /// is dense and there are more rows than decoding has (`None` otherwise).
     fn fused(&self, x: &Tensor) -> Result<Option<Tensor>> {
         use crate::fused::{lora_matmul, supported};
-        let Linear::Dense { weight, bias } = &self.base else { return Ok(None) };
+        let Linear::Dense { weight, bias, .. } = &self.base else { return Ok(None) };
         let (x2, dims) = crate::attention::as_rows(x)?;
         let all_f32 = [x, weight, &self.a, &self.b].into_iter().chain(bias).all(supported);
         if !all_f32 || x2.dim(0)? <= crate::attention::SMALL_ROWS {
@@ -149,8 +149,8 @@ fn module_mut<'a>(block: &'a mut crate::Block, module: &str) -> &'a mut Linear {
 
 fn detach_linear(l: &Linear) -> Linear {
     match l {
-        Linear::Dense { weight, bias } => {
-            Linear::Dense { weight: weight.detach(), bias: bias.as_ref().map(|b| b.detach()) }
+        Linear::Dense { weight, bias, .. } => {
+            Linear::dense(weight.detach(), bias.as_ref().map(|b| b.detach()))
         }
         other => other.clone(),
     }
@@ -375,11 +375,11 @@ pub fn merge(model: &Llama) -> Result<Llama> {
         for name in MODULES {
             let lin = module_mut(b, name);
             if let Linear::Lora(l) = &*lin {
-                let Linear::Dense { weight, bias } = &l.base else {
+                let Linear::Dense { weight, bias, .. } = &l.base else {
                     return Err(Error::Config("LoRA base weights must be f32 to merge".into()));
                 };
                 let delta = (l.b.matmul(&l.a)? * l.scale)?;
-                *lin = Linear::Dense { weight: (weight + delta)?.detach(), bias: bias.clone() };
+                *lin = Linear::dense((weight + delta)?.detach(), bias.clone());
             }
         }
     }

@@ -120,7 +120,9 @@ pub fn load_adapted(base: &str, adapter: &Path, device: &Device) -> Result<(Chat
 /// records no autograd graph.
 fn load_adapted_frozen(base: &str, adapter: &Path, device: &Device) -> Result<ChatModel> {
     let (chat, _, _) = load_adapted(base, adapter, device)?;
-    Ok(ChatModel { model: lora::merge(&chat.model)?, ..chat })
+    let mut model = lora::merge(&chat.model)?;
+    model.tile_frozen()?;
+    Ok(ChatModel { model, ..chat })
 }
 
 /// A policy for inference: `spec` (a model folder, `gguf:FILE` or an adapter folder, whose base

@@ -50,7 +50,7 @@ impl Trainer {
         let s = self.state.rl_step;
         let rl = self.cfg.rl.clone();
         let mut rng = step_rng(self.cfg.seed, "rl", s);
-        let mut policy = self.policy(rl.temperature, rl.max_tokens);
+        let mut policy = self.policy(rl.temperature, rl.max_tokens)?;
         let seats: HashMap<String, usize> =
             self.cfg.tasks.iter().map(|t| (t.name.clone(), gauntlet_rollout::seats(&t.name))).collect();
         let snapshots: Vec<ChatModel> = self.pool.iter().map(|(_, c)| c.clone()).collect();

@@ -302,7 +302,7 @@ impl Trainer {
     }
 
     /// A local policy over the current weights with the given sampling settings.
-    pub(crate) fn policy(&self, temperature: f64, max_tokens: usize) -> LocalPolicy {
+    pub(crate) fn policy(&self, temperature: f64, max_tokens: usize) -> Result<LocalPolicy, TrainError> {
         let params = SamplingParams {
             temperature,
             top_p: if temperature > 0.0 { self.cfg.rl.top_p } else { 1.0 },
@@ -311,12 +311,15 @@ impl Trainer {
         };
         // LoRA adapters folded into their base weights: one matmul per projection when sampling
         // (a base that cannot merge, i.e. quantized, samples through the adapters as they are).
-        let model = lora::merge(&self.chat.model).unwrap_or_else(|_| self.chat.model.clone());
+        let mut model = lora::merge(&self.chat.model).unwrap_or_else(|_| self.chat.model.clone());
+        // The merged weights are frozen copies: laid out for the decoding tiles, they sample the
+        // same tokens faster.
+        model.tile_frozen()?;
         let chat = ChatModel { model, ..self.chat.clone() };
         let mut p = LocalPolicy::new(chat, params, format!("local:{}", self.run_dir.display()));
         p.micro_batch = self.cfg.rl.micro_batch;
         p.version = self.state.opt_step;
-        p
+        Ok(p)
     }
 
     /// The reported evaluation: every task at its starting level on held-out problems; the
@@ -375,7 +378,7 @@ impl Trainer {
         let base = eval::PROBE_BASE + self.state.probe_round * c.probe as u64;
         self.state.probe_round += 1;
         let opts = self.cfg.rollout_options(step_seed(self.cfg.seed, "probe", self.state.rl_step));
-        let mut policy = self.policy(self.cfg.eval.temperature, self.cfg.eval.max_tokens);
+        let mut policy = self.policy(self.cfg.eval.temperature, self.cfg.eval.max_tokens)?;
         let mut opponent = crate::config::opponent_policy(&self.cfg.eval.opponent, opts.seed);
         let rows = eval::evaluate_vs(
             &mut policy,
@@ -471,7 +474,7 @@ impl Trainer {
 /// The held-out evaluation of the trainer's current policy on `n` problems per task.
 fn run_eval(t: &Trainer, n: usize) -> Result<(Vec<TaskEval>, Vec<gauntlet_rollout::Episode>), TrainError> {
     let tasks: Vec<(String, u8)> = t.cfg.tasks.iter().map(|m| (m.name.clone(), m.level)).collect();
-    let mut policy = t.policy(t.cfg.eval.temperature, t.cfg.eval.max_tokens);
+    let mut policy = t.policy(t.cfg.eval.temperature, t.cfg.eval.max_tokens)?;
     let seed = eval_seed(t.cfg.seed);
     let opts = t.cfg.rollout_options(seed);
     let mut opponent = crate::config::opponent_policy(&t.cfg.eval.opponent, seed);

@@ -31,8 +31,9 @@ use candle_core::{CpuStorage, CustomOp1, CustomOp2, CustomOp3, Layout, Shape, St
 
 use rayon::prelude::*;
 
-use super::{out, slice, CResult, MIN_ROWS};
+use super::{out, slice, CResult, TiledWeight, MIN_ROWS};
 use crate::Result;
+use std::sync::Arc;
 
 struct FrozenMatmul {
     /// `[out, in]`, not tracked.
@@ -74,6 +75,8 @@ struct Projection {
     w_grad: bool,
     /// Multiply `W xᵀ` and transpose the result ([`few_rows_matmul`]) instead of `x Wᵀ`.
     few_rows: bool,
+    /// `W` laid out for the tiles (a frozen weight), see [`super::TiledWeight`].
+    tiled: Option<Arc<TiledWeight>>,
 }
 
 /// `src` `[rows, cols]` transposed into `[cols, rows]`: each thread fills a band of output rows,
@@ -130,7 +133,11 @@ impl CustomOp2 for Projection {
         // to [rows, out].
         let y = if rows <= super::few_rows::TILE_ROWS {
             let (w, x) = (slice(ws, wl, "few-rows matmul")?, slice(xs, xl, "few-rows matmul")?);
-            transpose(&super::few_rows::w_xt(w, x, out_dim, rows, in_dim), out_dim, rows)
+            transpose(
+                &super::few_rows::w_xt(w, self.tiled.as_deref(), x, out_dim, rows, in_dim),
+                out_dim,
+                rows,
+            )
         } else {
             let wx = ws.matmul(xs, (1, out_dim, rows, in_dim), wl, &xl.transpose(0, 1)?)?;
             transpose(slice(&wx, &Layout::contiguous((out_dim, rows)), "few-rows matmul")?, out_dim, rows)
@@ -156,13 +163,17 @@ impl CustomOp2 for Projection {
 /// in transposed order, a strided pass over every weight per step; here `dW = gᵀ x` arrives in
 /// `W`'s layout.
 pub fn dense_matmul(x: &Tensor, w: &Tensor) -> Result<Tensor> {
-    Ok(x.contiguous()?.apply_op2(&w.contiguous()?, Projection { w_grad: w.track_op(), few_rows: false })?)
+    Ok(x.contiguous()?
+        .apply_op2(&w.contiguous()?, Projection { w_grad: w.track_op(), few_rows: false, tiled: None })?)
 }
 
 /// `x Wᵀ` for `x` `[rows, in]` with few rows and `w` `[out, in]` (both `f32` on the CPU), giving
-/// `[rows, out]`; see the module doc. Gradients reach both (`w` only when it is tracked).
-pub fn few_rows_matmul(x: &Tensor, w: &Tensor) -> Result<Tensor> {
-    Ok(x.contiguous()?.apply_op2(&w.contiguous()?, Projection { w_grad: w.track_op(), few_rows: true })?)
+/// `[rows, out]`; see the module doc. Gradients reach both (`w` only when it is tracked). `tiled`,
+/// `w` laid out for the tiles (only right for a `w` that never changes), makes it faster, not
+/// different.
+pub fn few_rows_matmul(x: &Tensor, w: &Tensor, tiled: Option<&Arc<TiledWeight>>) -> Result<Tensor> {
+    let op = Projection { w_grad: w.track_op(), few_rows: true, tiled: tiled.cloned() };
+    Ok(x.contiguous()?.apply_op2(&w.contiguous()?, op)?)
 }
 
 /// The contiguous `f32` data of a CPU storage guard.

@@ -34,6 +34,7 @@ mod mlp;
 
 pub use adamw::{adamw_step, sum_of_squares, AdamWStep};
 pub use attention::{heads, masked_softmax, rope};
+pub use few_rows::TiledWeight;
 pub use linear::{dense_matmul, few_rows_matmul, frozen_matmul, lora_matmul};
 pub use mlp::{rms_norm, silu_mul, swiglu_cat, token_logprobs};
 
@@ -113,13 +114,32 @@ mod tests {
         // 37 × 45 crosses the transpose's 32-wide blocks on both sides.
         let x = Var::from_tensor(&Tensor::randn(0f32, 1.0, (37, 24), &dev).unwrap()).unwrap();
         let w = Var::from_tensor(&Tensor::randn(0f32, 1.0, (45, 24), &dev).unwrap()).unwrap();
-        same(&x, |x| few_rows_matmul(x, &w).unwrap(), |x| x.matmul(&w.t().unwrap()).unwrap());
-        same(&w, |w| few_rows_matmul(x.as_tensor(), w).unwrap(), |w| x.matmul(&w.t().unwrap()).unwrap());
+        same(&x, |x| few_rows_matmul(x, &w, None).unwrap(), |x| x.matmul(&w.t().unwrap()).unwrap());
+        same(
+            &w,
+            |w| few_rows_matmul(x.as_tensor(), w, None).unwrap(),
+            |w| x.matmul(&w.t().unwrap()).unwrap(),
+        );
         // A frozen weight gets no gradient.
         let frozen = w.as_tensor().detach();
-        let y = few_rows_matmul(x.as_tensor(), &frozen).unwrap();
+        let y = few_rows_matmul(x.as_tensor(), &frozen, None).unwrap();
         let grads = y.sqr().unwrap().sum_all().unwrap().backward().unwrap();
         assert!(grads.get(x.as_tensor()).is_some() && grads.get(&frozen).is_none());
+        // The frozen weight laid out for the tiles: the same value and input gradient, to the bit
+        // (20 rows: the tiles' range).
+        let x = Var::from_tensor(&Tensor::randn(0f32, 1.0, (20, 24), &dev).unwrap()).unwrap();
+        let tiled =
+            std::sync::Arc::new(TiledWeight::new(&frozen.flatten_all().unwrap().to_vec1().unwrap(), 45, 24));
+        let run = |t: Option<&std::sync::Arc<TiledWeight>>| {
+            let y = few_rows_matmul(x.as_tensor(), &frozen, t).unwrap();
+            let dx =
+                y.sqr().unwrap().sum_all().unwrap().backward().unwrap().get(x.as_tensor()).unwrap().clone();
+            (
+                y.flatten_all().unwrap().to_vec1::<f32>().unwrap(),
+                dx.flatten_all().unwrap().to_vec1::<f32>().unwrap(),
+            )
+        };
+        assert_eq!(run(None), run(Some(&tiled)));
     }
 
     #[test]

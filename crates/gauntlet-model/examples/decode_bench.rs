@@ -183,7 +183,7 @@ fn main() -> anyhow::Result<()> {
     anyhow::ensure!(n >= 2, "--new-tokens must be at least 2");
     std::env::set_var("RAYON_NUM_THREADS", threads.to_string());
     gauntlet_model::limit_candle_spinning();
-    // On a worker of the pool, as `gauntlet train` and `eval` run the model (`commands::on_pool`):
+    // On a worker of the pool, as `gauntlet train` and `eval` run the model (`gauntlet_model::on_pool`):
     // parallel loops then start from inside it.
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).stack_size(8 << 20).build()?;
     pool.install(|| bench(&args, &gguf, threads, n, reps, &batches))

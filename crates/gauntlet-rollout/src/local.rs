@@ -12,7 +12,7 @@
 //! prompt and reply, so only the new tokens are prefilled.
 
 use gauntlet_model::{
-    generate_rows_reusing, generate_seeded, ChatMessage, ChatModel, FinishReason, PrefixStore, Row,
+    generate_rows_reusing, generate_seeded, on_pool, ChatMessage, ChatModel, FinishReason, PrefixStore, Row,
     SamplingParams,
 };
 
@@ -100,7 +100,8 @@ impl LocalPolicy {
             .tokenizer
             .encode(&self.chat.template.render(messages, true).map_err(|e| PolicyError(e.to_string()))?);
         let ids = ids.map_err(|e| PolicyError(e.to_string()))?;
-        let out = generate_seeded(&self.chat.model, &self.chat.tokenizer, &[ids], &[seed], &self.params)
+        let (chat, params) = (&self.chat, &self.params);
+        let out = on_pool(|| generate_seeded(&chat.model, &chat.tokenizer, &[ids], &[seed], params))
             .map_err(|e| PolicyError(e.to_string()))?;
         Ok(out.into_iter().next().map(|c| c.text).unwrap_or_default())
     }
@@ -141,8 +142,11 @@ impl Policy for LocalPolicy {
                     stream_text: false,
                 })
                 .collect();
-            let (model, tokenizer) = (&self.chat.model, &self.chat.tokenizer);
-            match generate_rows_reusing(model, tokenizer, &rows, None, Some(&mut self.prefix_store)) {
+            let (model, tokenizer, store) = (&self.chat.model, &self.chat.tokenizer, &mut self.prefix_store);
+            // On a worker of rayon's pool (`on_pool`: from outside it, every small op of a decoding
+            // step costs three thread switches); the same tokens either way.
+            let sampled = on_pool(|| generate_rows_reusing(model, tokenizer, &rows, None, Some(store)));
+            match sampled {
                 Ok(completions) => {
                     for ((i, ids), c) in chunk.iter().zip(completions) {
                         out[*i] = Some(Ok(Response {

@@ -21,7 +21,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TryRecvError, TryS
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use gauntlet_model::{generate_rows, ChatModel, FinishReason, Row, RowEvent, SamplingParams};
+use gauntlet_model::{generate_rows, on_pool, ChatModel, FinishReason, Row, RowEvent, SamplingParams};
 use tokio::sync::mpsc::UnboundedSender;
 
 /// What the worker tells a handler about its job.
@@ -222,8 +222,10 @@ fn sample(model: &ChatModel, jobs: &[Job], stats: &WorkerStats) {
             }
         }
     };
+    // On a worker of rayon's pool (`on_pool`: from outside it, every small op of a decoding step
+    // costs three thread switches); the same tokens either way.
     let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
-        generate_rows(&model.model, &model.tokenizer, &rows, Some(&mut on_event))
+        on_pool(|| generate_rows(&model.model, &model.tokenizer, &rows, Some(&mut on_event)))
     }));
     let failure = match result {
         Ok(Ok(_)) => return,

@@ -95,26 +95,12 @@ pub fn setup_compute(threads: usize) -> anyhow::Result<()> {
     if threads > 0 {
         std::env::set_var("RAYON_NUM_THREADS", threads.to_string());
     }
-    // Model code runs on a worker of this pool (`on_pool`): give its threads a main thread's stack.
+    // Model code runs on a worker of this pool (`gauntlet_model::on_pool`): give its threads a
+    // main thread's stack.
     let _ = rayon::ThreadPoolBuilder::new().num_threads(threads).stack_size(COMPUTE_STACK).build_global();
     Ok(())
 }
 
-/// Stack size of rayon's worker threads, which run the model code (`on_pool`): a main thread's.
+/// Stack size of rayon's worker threads, which run the model code (`gauntlet_model::on_pool`): a
+/// main thread's.
 const COMPUTE_STACK: usize = 8 << 20;
-
-/// Runs `f` on a worker of rayon's global pool (sized by [`setup_compute`]) and waits for it.
-///
-/// A parallel loop started from outside the pool queues its work, wakes every sleeping worker
-/// and puts the caller to sleep until they finish: three thread switches per loop, about as
-/// long as a decoding step's small projections (a 960×576 projection of 8 rows on 2 threads took
-/// 0.065 ms from outside the pool and 0.036 ms from inside). From inside, the calling worker
-/// takes its own share and only the others wake. Which thread computes a share never changes
-/// its result: runs are the same to the bit either way.
-///
-/// `f` must not wait on other threads that use the pool: with one worker (`--threads 1`) the
-/// worker running `f` would wait on them while they wait for it. That is why `gauntlet eval`,
-/// whose lanes each play on a thread of their own, does not use it.
-pub fn on_pool<R: Send>(f: impl FnOnce() -> R + Send) -> R {
-    rayon::scope(|_| f())
-}

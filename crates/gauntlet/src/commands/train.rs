@@ -66,7 +66,7 @@ pub fn exec(args: TrainArgs) -> anyhow::Result<()> {
         None => cfg.threads,
     };
     super::setup_compute(threads)?;
-    super::on_pool(|| train_one(&args, cfg))
+    gauntlet_model::on_pool(|| train_one(&args, cfg))
 }
 
 /// Trains (or resumes) one run and prints its summary.
@@ -98,7 +98,7 @@ fn train_seeds(cfg: TrainConfig, k: usize) -> anyhow::Result<()> {
         bail!("`--seeds` must be at least 1");
     }
     super::setup_compute(cfg.threads)?;
-    super::on_pool(|| train_each_seed(cfg, k))
+    gauntlet_model::on_pool(|| train_each_seed(cfg, k))
 }
 
 /// The body of [`train_seeds`], on the compute pool.

@@ -46,9 +46,9 @@ pub enum Linear {
         weight: Tensor,
         /// `[out]`, if any.
         bias: Option<Tensor>,
-        /// A frozen `weight` laid out for the decoding tiles ([`Linear::tile_frozen`]): the same
-        /// results, faster. Only right while `weight` does not change.
-        tiled: Option<Arc<fused::TiledWeight>>,
+        /// A frozen `weight` packed for the decoding kernel ([`Linear::pack_frozen`]). Only right
+        /// while `weight` does not change.
+        packed: Option<Arc<fused::PackedWeight>>,
     },
     /// A GGUF-quantized weight (inference only).
     Quantized {
@@ -69,38 +69,49 @@ impl Linear {
         Ok(Linear::dense(weight, bias))
     }
 
-    /// A dense map (not laid out for the tiles).
+    /// A dense map (not packed).
     pub fn dense(weight: Tensor, bias: Option<Tensor>) -> Self {
-        Linear::Dense { weight, bias, tiled: None }
+        Linear::Dense { weight, bias, packed: None }
     }
 
-    /// Lays a frozen dense weight out for the decoding tiles ([`fused::TiledWeight`]), once:
-    /// decoding then reads each tile's rows as one aligned run. Weights that are variables or
-    /// tracked (they change), not `f32` on the CPU, or not dense are left as they are.
-    pub fn tile_frozen(&mut self) -> Result<()> {
+    /// Packs a frozen dense weight for the decoding kernel ([`fused::PackedWeight`]), once:
+    /// up to 32 rows then run as register tiles over panels read in one sequential pass, each
+    /// output summed in order of `k` (other bits than the unpacked weight's). Weights that are
+    /// variables or tracked (they change), not `f32` on the CPU, or not dense are left as they are.
+    pub fn pack_frozen(&mut self) -> Result<()> {
         match self {
-            Linear::Dense { weight, tiled: tiled @ None, .. }
+            Linear::Dense { weight, packed: packed @ None, .. }
                 if !weight.is_variable() && !weight.track_op() && fused::supported(weight) =>
             {
                 let (out, inn) = weight.dims2()?;
-                let t = fused::with_data(weight, |w| Ok(fused::TiledWeight::new(w, out, inn)))?;
-                *tiled = Some(Arc::new(t));
+                let p = fused::with_data(weight, |w| Ok(fused::PackedWeight::new(w, out, inn)))?;
+                *packed = Some(Arc::new(p));
                 Ok(())
             }
-            Linear::Lora(l) => l.base.tile_frozen(),
+            Linear::Lora(l) => l.base.pack_frozen(),
             _ => Ok(()),
+        }
+    }
+
+    /// Whether nothing in the map is trained: a dense weight that is neither a variable nor
+    /// tracked, or a quantized one (a LoRA map trains its adapters).
+    pub fn is_frozen(&self) -> bool {
+        match self {
+            Linear::Dense { weight, .. } => !weight.is_variable() && !weight.track_op(),
+            Linear::Quantized { .. } => true,
+            Linear::Lora(_) => false,
         }
     }
 
     /// Applies the map to `x` `[..., in]`, giving `[..., out]`.
     pub fn forward(&self, x: &Tensor) -> Result<Tensor> {
         let (y, bias) = match self {
-            Linear::Dense { weight, bias, tiled } => {
+            Linear::Dense { weight, bias, packed } => {
                 let (x2, dims) = as_rows(x)?;
                 let rows = x2.dim(0)?;
                 // Few rows (decoding): W·xᵀ streams W once instead of packing a transposed copy.
                 let y = if rows <= SMALL_ROWS && fused::supported(&x2) && fused::supported(weight) {
-                    fused::few_rows_matmul(&x2, weight, tiled.as_ref())?
+                    fused::few_rows_matmul(&x2, weight, packed.as_ref())?
                 } else if rows <= SMALL_ROWS {
                     weight.matmul(&x2.t()?)?.t()?.contiguous()?
                 } else if frozen(weight, &x2) {
@@ -169,6 +180,33 @@ pub fn stacked(parts: &[&Linear]) -> Result<Option<Linear>> {
     Ok(Some(Linear::dense(Tensor::cat(&ws, 0)?, bias)))
 }
 
+/// Frozen dense maps `parts` stacked into one and packed for decoding ([`Linear::pack_frozen`]),
+/// built once; `None` unless every part is a frozen `f32` CPU weight and all or none have a bias.
+/// Its outputs are the parts' outputs side by side, each summed as the packed part would be.
+pub fn stack_frozen(parts: &[&Linear]) -> Result<Option<Linear>> {
+    let mut ws = Vec::with_capacity(parts.len());
+    let mut bs = Vec::with_capacity(parts.len());
+    for p in parts {
+        match p {
+            Linear::Dense { weight, bias, .. }
+                if !weight.is_variable() && !weight.track_op() && fused::supported(weight) =>
+            {
+                ws.push(weight.clone());
+                bs.extend(bias.clone());
+            }
+            _ => return Ok(None),
+        }
+    }
+    let bias = match bs.len() {
+        0 => None,
+        n if n == parts.len() => Some(Tensor::cat(&bs, 0)?),
+        _ => return Ok(None),
+    };
+    let mut l = Linear::dense(Tensor::cat(&ws, 0)?, bias);
+    l.pack_frozen()?;
+    Ok(Some(l))
+}
+
 /// Builds the additive mask `[b | 1, 1, t, past + t]` for `t` new queries after `past` cached
 /// keys; `key_valid` (row-major `[b, past + t]`, 1 = real token) hides padding keys.
 pub fn causal_mask(
@@ -224,6 +262,11 @@ pub struct Attention {
     pub qk_norm: Option<(Tensor, Tensor)>,
     /// Epsilon of the per-head query/key RMSNorm.
     pub qk_norm_eps: f64,
+    /// Decode one new token per row with [`fused::decode_attention`] (a model prepared for
+    /// decoding by [`crate::Llama::pack_frozen`]; other rounding than the batched products).
+    pub fused_decoding: bool,
+    /// Frozen `q_proj`, `k_proj`, `v_proj` stacked into one packed map ([`stack_frozen`]).
+    pub qkv: Option<Linear>,
 }
 
 impl Attention {
@@ -247,6 +290,8 @@ impl Attention {
             head_dim: d,
             qk_norm,
             qk_norm_eps: cfg.rms_norm_eps,
+            fused_decoding: false,
+            qkv: None,
         })
     }
 
@@ -265,7 +310,11 @@ impl Attention {
     ) -> Result<Tensor> {
         let (b, t, _) = x.dims3()?;
         let (nh, nkv, d) = (self.n_heads, self.n_kv_heads, self.head_dim);
-        let (q, k, v) = match stacked(&[&self.q_proj, &self.k_proj, &self.v_proj])? {
+        let qkv = match &self.qkv {
+            Some(qkv) => Some(qkv.clone()),
+            None => stacked(&[&self.q_proj, &self.k_proj, &self.v_proj])?,
+        };
+        let (q, k, v) = match qkv {
             // One matmul for q, k and v, then one pass per part to split heads (and rotate).
             Some(qkv) if fused && fused::supported(x) && rope.is_half() && self.qk_norm.is_none() => {
                 let qkv = qkv.forward(x)?;
@@ -298,6 +347,10 @@ impl Attention {
             Some((cache, layer)) => cache.append(layer, &k, &v)?,
             None => (k, v),
         };
+        let scale = 1.0 / (d as f64).sqrt();
+        if t == 1 && self.fused_decoding && fused && fused::supported(&q) && !q.track_op() {
+            return self.o_proj.forward(&fused::decode_attention(&q, &k, &v, mask, scale)?);
+        }
         let tk = k.dim(2)?;
         let rep = nh / nkv;
         // Stack each group's queries: [b, nkv, rep·t, d] · [b, nkv, d, T] = [b, nkv, rep·t, T].
@@ -305,7 +358,6 @@ impl Attention {
         let group =
             |x: Tensor, shape: (usize, usize, usize, usize)| if rep == 1 { Ok(x) } else { x.reshape(shape) };
         let scores = group(group(q, (b, nkv, rep * t, d))?.matmul(&k.t()?)?, (b, nh, t, tk))?;
-        let scale = 1.0 / (d as f64).sqrt();
         let att = if fused && fused::supported(&scores) {
             fused::masked_softmax(&scores, mask, scale)?
         } else {

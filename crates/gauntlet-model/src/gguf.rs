@@ -180,12 +180,15 @@ fn open(path: impl AsRef<Path>, device: &Device, dense_limit: usize) -> Result<(
                 head_dim: cfg.head_dim(),
                 qk_norm,
                 qk_norm_eps: cfg.rms_norm_eps,
+                fused_decoding: false,
+                qkv: None,
             },
             post_attention_layernorm: r.dense(&format!("{p}.ffn_norm.weight"))?,
             mlp: Mlp {
                 gate_proj: r.linear(&format!("{p}.ffn_gate"))?,
                 up_proj: r.linear(&format!("{p}.ffn_up"))?,
                 down_proj: r.linear(&format!("{p}.ffn_down"))?,
+                gate_up: None,
             },
         });
     }
@@ -208,7 +211,7 @@ pub fn load(path: impl AsRef<Path>, device: &Device) -> Result<ChatModel> {
 /// [`load`] with an explicit `dense_limit` (see [`load_model`]).
 pub fn load_with(path: impl AsRef<Path>, device: &Device, dense_limit: usize) -> Result<ChatModel> {
     let (mut model, r) = open(path, device, dense_limit)?;
-    model.tile_frozen()?;
+    model.pack_frozen()?;
     let (tokenizer, template) = chat_parts(&r)?;
     Ok(ChatModel { model, tokenizer, template })
 }

@@ -46,6 +46,9 @@ pub struct Mlp {
     pub up_proj: Linear,
     /// `down_proj`.
     pub down_proj: Linear,
+    /// Frozen `gate_proj` and `up_proj` stacked into one packed map
+    /// ([`crate::attention::stack_frozen`]).
+    pub gate_up: Option<Linear>,
 }
 
 impl Mlp {
@@ -55,11 +58,16 @@ impl Mlp {
             gate_proj: Linear::load(vb.pp("gate_proj"), h, i, b)?,
             up_proj: Linear::load(vb.pp("up_proj"), h, i, b)?,
             down_proj: Linear::load(vb.pp("down_proj"), i, h, b)?,
+            gate_up: None,
         })
     }
 
     fn forward(&self, x: &Tensor, fused: bool) -> Result<Tensor> {
-        let h = match crate::attention::stacked(&[&self.gate_proj, &self.up_proj])? {
+        let gate_up = match &self.gate_up {
+            Some(gu) => Some(gu.clone()),
+            None => crate::attention::stacked(&[&self.gate_proj, &self.up_proj])?,
+        };
+        let h = match gate_up {
             // One matmul with [W_gate; W_up], then SwiGLU on the two halves in one pass.
             Some(gu) if fused && fused::supported(x) => fused::swiglu_cat(&gu.forward(x)?)?,
             _ => {
@@ -191,25 +199,39 @@ impl Llama {
         Ok(out)
     }
 
-    /// Lays every frozen dense projection and the `lm_head` out for the decoding tiles
-    /// ([`Linear::tile_frozen`]): sampling gets faster and gives the same tokens and log-probs.
-    /// The layout is a copy (as much memory again as those weights); trainable weights, which
-    /// change, are left as they are.
-    pub fn tile_frozen(&mut self) -> Result<()> {
-        self.lm_head.tile_frozen()?;
+    /// Prepares a frozen model for fast decoding: packs every frozen dense projection and the
+    /// `lm_head` ([`Linear::pack_frozen`], each output summed in order of `k`), q/k/v and
+    /// gate/up stacked into one map each ([`crate::attention::stack_frozen`]), and decodes with the
+    /// fused attention kernel ([`fused::decode_attention`]). Sampling gets faster; its rounding
+    /// differs from the unprepared model's. The packed weights are a copy (as much memory again as
+    /// those weights, plus the stacked q/k/v and gate/up); trainable weights, which change, are
+    /// left as they are.
+    pub fn pack_frozen(&mut self) -> Result<()> {
+        use crate::attention::stack_frozen;
+        self.lm_head.pack_frozen()?;
+        let half = self.rope.is_half();
         for b in &mut self.layers {
             let (a, m) = (&mut b.self_attn, &mut b.mlp);
-            for l in [
-                &mut a.q_proj,
-                &mut a.k_proj,
-                &mut a.v_proj,
-                &mut a.o_proj,
-                &mut m.gate_proj,
-                &mut m.up_proj,
-                &mut m.down_proj,
-            ] {
-                l.tile_frozen()?;
+            // Only a block with nothing to train: the trainer's full-weight policies keep their numbers.
+            a.fused_decoding = [&a.q_proj, &a.k_proj, &a.v_proj, &a.o_proj].iter().all(|l| l.is_frozen());
+            // q, k and v as one map where attention splits heads from one product (no q/k norm).
+            if half && a.qk_norm.is_none() && a.qkv.is_none() {
+                a.qkv = stack_frozen(&[&a.q_proj, &a.k_proj, &a.v_proj])?;
             }
+            if a.qkv.is_none() {
+                for l in [&mut a.q_proj, &mut a.k_proj, &mut a.v_proj] {
+                    l.pack_frozen()?;
+                }
+            }
+            if m.gate_up.is_none() {
+                m.gate_up = stack_frozen(&[&m.gate_proj, &m.up_proj])?;
+            }
+            if m.gate_up.is_none() {
+                m.gate_proj.pack_frozen()?;
+                m.up_proj.pack_frozen()?;
+            }
+            a.o_proj.pack_frozen()?;
+            m.down_proj.pack_frozen()?;
         }
         Ok(())
     }

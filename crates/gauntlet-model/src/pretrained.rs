@@ -121,7 +121,7 @@ pub fn load_adapted(base: &str, adapter: &Path, device: &Device) -> Result<(Chat
 fn load_adapted_frozen(base: &str, adapter: &Path, device: &Device) -> Result<ChatModel> {
     let (chat, _, _) = load_adapted(base, adapter, device)?;
     let mut model = lora::merge(&chat.model)?;
-    model.tile_frozen()?;
+    model.pack_frozen()?;
     Ok(ChatModel { model, ..chat })
 }
 

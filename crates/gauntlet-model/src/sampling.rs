@@ -54,6 +54,7 @@
 //! assert_eq!(streamed, out[0].text);
 //! ```
 
+use crate::fused::exp::{exp, exp_in_place};
 use candle_core::Tensor;
 use gauntlet_core::{rng::splitmix64, Rng};
 
@@ -118,11 +119,15 @@ pub struct Completion {
 pub fn sample_token(z: &[f32], p: &SamplingParams, rng: &mut Rng) -> (u32, f32) {
     let t = if p.temperature > 0.0 { p.temperature as f32 } else { 1.0 };
     let mx = z.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    let lse = mx / t + z.iter().map(|v| ((v - mx) / t).exp()).sum::<f32>().ln();
+    let mut e: Vec<f32> = z.iter().map(|v| (v - mx) / t).collect();
+    let lse = mx / t + exp_in_place(&mut e).ln();
     let logprob = |i: usize| z[i] / t - lse;
     if p.temperature <= 0.0 {
         let best = z.iter().enumerate().fold(0, |b, (i, v)| if *v > z[b] { i } else { b });
         return (best as u32, logprob(best));
+    }
+    if !(p.top_k > 0 && p.top_k < z.len()) && p.top_p >= 1.0 {
+        return sample_full(z, t, lse, rng);
     }
     let mut idx: Vec<usize> = (0..z.len()).collect();
     let by_logit = |a: &usize, b: &usize| z[*b].total_cmp(&z[*a]);
@@ -132,11 +137,11 @@ pub fn sample_token(z: &[f32], p: &SamplingParams, rng: &mut Rng) -> (u32, f32) 
     }
     if p.top_p < 1.0 {
         idx.sort_unstable_by(by_logit);
-        let total: f32 = idx.iter().map(|&i| logprob(i).exp()).sum();
+        let total: f32 = idx.iter().map(|&i| exp(logprob(i))).sum();
         let mut acc = 0.0;
         let mut keep = idx.len();
         for (n, &i) in idx.iter().enumerate() {
-            acc += logprob(i).exp() / total;
+            acc += exp(logprob(i)) / total;
             if acc >= p.top_p as f32 {
                 keep = n + 1;
                 break;
@@ -144,7 +149,7 @@ pub fn sample_token(z: &[f32], p: &SamplingParams, rng: &mut Rng) -> (u32, f32) 
         }
         idx.truncate(keep);
     }
-    let weights: Vec<f32> = idx.iter().map(|&i| logprob(i).exp()).collect();
+    let weights: Vec<f32> = idx.iter().map(|&i| exp(logprob(i))).collect();
     let total: f32 = weights.iter().sum();
     let mut u = rng.unit() as f32 * total;
     for (&i, w) in idx.iter().zip(&weights) {
@@ -155,6 +160,20 @@ pub fn sample_token(z: &[f32], p: &SamplingParams, rng: &mut Rng) -> (u32, f32) 
     }
     let last = *idx.last().expect("at least one candidate");
     (last as u32, logprob(last))
+}
+
+/// [`sample_token`] over the whole vocabulary (no top-k, no top-p): the same draw and the same
+/// numbers, without the candidate list.
+fn sample_full(z: &[f32], t: f32, lse: f32, rng: &mut Rng) -> (u32, f32) {
+    let mut weights: Vec<f32> = z.iter().map(|v| v / t - lse).collect();
+    let total = exp_in_place(&mut weights);
+    let mut u = rng.unit() as f32 * total;
+    let i = weights.iter().position(|w| {
+        u -= w;
+        u < 0.0
+    });
+    let i = i.unwrap_or(z.len() - 1);
+    (i as u32, z[i] / t - lse)
 }
 
 fn check_row(params: &SamplingParams, prompt: &[u32], model: &Llama, row: Option<usize>) -> Result<()> {
@@ -313,7 +332,8 @@ fn top_logprobs(z: &[f32], temperature: f64, k: usize) -> Vec<(u32, f32)> {
     }
     let t = if temperature > 0.0 { temperature as f32 } else { 1.0 };
     let mx = z.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    let lse = mx / t + z.iter().map(|v| ((v - mx) / t).exp()).sum::<f32>().ln();
+    let mut e: Vec<f32> = z.iter().map(|v| (v - mx) / t).collect();
+    let lse = mx / t + exp_in_place(&mut e).ln();
     let mut idx: Vec<usize> = (0..z.len()).collect();
     let order = |a: &usize, b: &usize| z[*b].total_cmp(&z[*a]).then(a.cmp(b));
     let k = k.min(idx.len());

@@ -119,21 +119,26 @@ fn padding_mask_gives_the_unpadded_logits() {
     assert!(max_diff(&r1, &alone(&model, &[7, 8, 9])) < 1e-4);
 }
 
-#[test]
-fn cached_decoding_gives_the_full_forward_logits() {
+/// Rows of 7 and 5 tokens: prompts of 4 and 2 (left-padded to 4), then 3 decoding steps of one
+/// token each; the logits of each call.
+fn decoded(model: &Llama) -> Vec<Tensor> {
     let dev = Device::Cpu;
-    let (model, _) = checkpoint::new_model(&qwen_like(16), &dev, 5).unwrap();
-    let rows: [&[u32]; 2] = [&[3, 4, 5, 6, 1, 2, 7], &[9, 10, 1, 2, 3]];
-    // Prompts of 4 and 2 tokens, left-padded to 4; then 3 decoding steps of one token each.
     let prompt = Tensor::new(&[[3u32, 4, 5, 6], [0, 0, 9, 10]], &dev).unwrap();
     let mut cache = KvCache::new(model.layers.len(), 2);
     let mut got =
         vec![model.forward_cached(&prompt, Some(&[1, 1, 1, 1, 0, 0, 1, 1]), &mut cache, true).unwrap()];
     for step in 0..3 {
-        let next = Tensor::new(&[[rows[0][4 + step]], [rows[1][2 + step]]], &dev).unwrap();
+        let next = Tensor::new(&[[DECODED[0][4 + step]], [DECODED[1][2 + step]]], &dev).unwrap();
         got.push(model.forward_cached(&next, None, &mut cache, false).unwrap());
     }
-    let full = [alone(&model, rows[0]), alone(&model, rows[1])];
+    got
+}
+
+const DECODED: [&[u32]; 2] = [&[3, 4, 5, 6, 1, 2, 7], &[9, 10, 1, 2, 3]];
+
+/// [`decoded`]'s logits are `model`'s full forward of each unpadded row, within 1e-4.
+fn assert_full_forward(model: &Llama, got: &[Tensor]) {
+    let full = [alone(model, DECODED[0]), alone(model, DECODED[1])];
     for (step, logits) in got.iter().enumerate() {
         for r in 0..2 {
             let want = full[r].get([3 + step, 1 + step][r]).unwrap();
@@ -141,6 +146,52 @@ fn cached_decoding_gives_the_full_forward_logits() {
             assert!(d < 1e-4, "row {r} step {step}: {d}");
         }
     }
+}
+
+#[test]
+fn cached_decoding_gives_the_full_forward_logits() {
+    let (model, _) = checkpoint::new_model(&qwen_like(16), &Device::Cpu, 5).unwrap();
+    assert_full_forward(&model, &decoded(&model));
+}
+
+/// `model` with every weight detached: frozen, as a merged policy or a model loaded for inference.
+fn frozen(model: &Llama) -> Llama {
+    use crate::Linear;
+    let freeze = |l: &mut Linear| {
+        if let Linear::Dense { weight, bias, .. } = l {
+            *l = Linear::dense(weight.detach(), bias.as_ref().map(Tensor::detach));
+        }
+    };
+    let mut m = model.clone();
+    freeze(&mut m.lm_head);
+    for b in &mut m.layers {
+        let (a, f) = (&mut b.self_attn, &mut b.mlp);
+        for l in [&mut a.q_proj, &mut a.k_proj, &mut a.v_proj, &mut a.o_proj] {
+            freeze(l);
+        }
+        for l in [&mut f.gate_proj, &mut f.up_proj, &mut f.down_proj] {
+            freeze(l);
+        }
+    }
+    m
+}
+
+/// A frozen model prepared for decoding (packed and stacked projections, the fused attention
+/// kernel) decodes to the full forward's logits, padding included; a trainable one is left as
+/// it is.
+#[test]
+fn a_model_prepared_for_decoding_gives_the_full_forward_logits() {
+    let dev = Device::Cpu;
+    let (model, _) = checkpoint::new_model(&qwen_like(16), &dev, 7).unwrap();
+    let mut prepared = frozen(&model);
+    prepared.pack_frozen().unwrap();
+    let a = &prepared.layers[0].self_attn;
+    assert!(a.fused_decoding && a.qkv.is_some() && prepared.layers[0].mlp.gate_up.is_some());
+    let mut trainable = model.clone();
+    trainable.pack_frozen().unwrap();
+    let a = &trainable.layers[0].self_attn;
+    assert!(!a.fused_decoding && a.qkv.is_none() && trainable.layers[0].mlp.gate_up.is_none());
+    assert_full_forward(&model, &decoded(&prepared));
 }
 
 #[test]

@@ -312,9 +312,9 @@ impl Trainer {
         // LoRA adapters folded into their base weights: one matmul per projection when sampling
         // (a base that cannot merge, i.e. quantized, samples through the adapters as they are).
         let mut model = lora::merge(&self.chat.model).unwrap_or_else(|_| self.chat.model.clone());
-        // The merged weights are frozen copies: laid out for the decoding tiles, they sample the
-        // same tokens faster.
-        model.tile_frozen()?;
+        // Merged weights are frozen copies: prepared for decoding (packed projections, fused
+        // attention), they sample faster. Full-weight models (variables) are left as they are.
+        model.pack_frozen()?;
         let chat = ChatModel { model, ..self.chat.clone() };
         let mut p = LocalPolicy::new(chat, params, format!("local:{}", self.run_dir.display()));
         p.micro_batch = self.cfg.rl.micro_batch;

@@ -16,10 +16,9 @@
 //! 6 × 2 (15). The 6 × 4 tile spilled on AVX2 and ran at less than half the speed of 6 × 2
 //! (`tile_rates_per_simd_level` below, numbers in `docs/benchmarks.md`).
 //!
-//! A frozen `W` can be laid out once for the tiles ([`TiledWeight`]): each tile's rows interleaved
-//! vector by vector, so a tile reads one contiguous, 64-byte aligned run instead of `OT` rows 2 KB
-//! apart, and its rows are fetched from memory as one sequential stream. The products and their
-//! order are the same, so are the results, to the bit.
+//! A frozen `W` is better packed once (`super::packed`): that kernel reads it as one sequential
+//! run and sums each output in order of `k`, as gemm does, at 1.1–1.7× this one's rate on 32
+//! rows with `W` from memory (`packed::tests::packed_rates`).
 //!
 //! SIMD through `pulp` (safe: it picks AVX-512, AVX2+FMA or scalar code at run time).
 
@@ -44,130 +43,27 @@ fn wide_register_file<S: Simd>() -> bool {
 }
 
 /// `yt[o, r] = Σ_k w[o, k] x[r, k]`: `w` `[out, k]`, `x` `[rows, k]`, result `[out, rows]`,
-/// output rows split across rayon's threads in bands of whole tiles. With `tiled` (`w` laid out
-/// by [`TiledWeight::new`]) the full tiles read that copy; the result is the same.
-pub(crate) fn w_xt(
-    w: &[f32],
-    tiled: Option<&TiledWeight>,
-    x: &[f32],
-    out: usize,
-    rows: usize,
-    k: usize,
-) -> Vec<f32> {
+/// output rows split across rayon's threads in bands of whole tiles.
+pub(crate) fn w_xt(w: &[f32], x: &[f32], out: usize, rows: usize, k: usize) -> Vec<f32> {
     assert_eq!(w.len(), out * k, "w_xt: W is not [out, k]");
     assert_eq!(x.len(), rows * k, "w_xt: x is not [rows, k]");
     let mut yt = vec![0f32; out * rows];
     if out == 0 || rows == 0 {
         return yt;
     }
-    let tiled = tiled.filter(|t| (t.out, t.k) == (out, k));
-    // The tiles' loads of `x` aligned like the tiled `W`'s (rows are whole vectors apart).
-    let aligned_x = tiled.map(|_| Aligned::copy(x));
-    let x = aligned_x.as_ref().map_or(x, Aligned::as_slice);
     let threads = rayon::current_num_threads().max(1);
     let band = out.div_ceil(threads * OT).max(1) * OT;
     let arch = pulp::Arch::new();
     yt.par_chunks_mut(band * rows).enumerate().for_each(|(i, yt)| {
         let w = &w[i * band * k..(i * band * k + yt.len() / rows * k)];
-        let tiled = tiled.map(|t| (t.band(i * band, yt.len() / rows), t.lanes));
-        arch.dispatch(Band { w, tiled, x, k, rows, yt });
+        arch.dispatch(Band { w, x, k, rows, yt });
     });
     yt
-}
-
-/// `f32`s whose first lies on a 64-byte boundary (a cache line, an AVX-512 vector).
-struct Aligned {
-    buf: Vec<f32>,
-    start: usize,
-    len: usize,
-}
-
-impl Aligned {
-    fn zeroed(len: usize) -> Self {
-        let buf = vec![0f32; len + 16];
-        let start = (64 - buf.as_ptr() as usize % 64) % 64 / 4;
-        Aligned { buf, start, len }
-    }
-
-    fn copy(x: &[f32]) -> Self {
-        let mut a = Aligned::zeroed(x.len());
-        a.as_mut_slice().copy_from_slice(x);
-        a
-    }
-
-    fn as_slice(&self) -> &[f32] {
-        &self.buf[self.start..self.start + self.len]
-    }
-
-    fn as_mut_slice(&mut self) -> &mut [f32] {
-        &mut self.buf[self.start..self.start + self.len]
-    }
-}
-
-/// A frozen `W` `[out, k]` laid out for [`w_xt`]'s tiles: for each tile of [`OT`] rows, for each
-/// vector step `c` of `k`, the `OT` rows' vectors `w[o + i, c·L .. (c + 1)·L]` one after another
-/// (`L` lanes, this CPU's vector width), 64-byte aligned. Rows past the last whole tile and the
-/// tail of `k` past the last whole vector are not copied; the kernel reads them from `W`. A copy,
-/// so it is only right while `W` does not change: build it for frozen weights only.
-pub struct TiledWeight {
-    data: Aligned,
-    out: usize,
-    k: usize,
-    lanes: usize,
-}
-
-impl std::fmt::Debug for TiledWeight {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "TiledWeight([{}, {}], {} lanes)", self.out, self.k, self.lanes)
-    }
-}
-
-/// The `f32` lanes of the SIMD level `pulp` dispatches to here.
-struct Lanes;
-
-impl WithSimd for Lanes {
-    type Output = usize;
-
-    #[inline(always)]
-    fn with_simd<S: Simd>(self, _: S) -> usize {
-        core::mem::size_of::<S::f32s>() / 4
-    }
-}
-
-impl TiledWeight {
-    /// Lays out `w` `[out, k]` (row-major).
-    pub fn new(w: &[f32], out: usize, k: usize) -> Self {
-        assert_eq!(w.len(), out * k, "TiledWeight: W is not [out, k]");
-        let lanes = pulp::Arch::new().dispatch(Lanes).max(1);
-        let steps = k / lanes;
-        let mut data = Aligned::zeroed(out / OT * OT * steps * lanes);
-        if steps == 0 {
-            return TiledWeight { data, out, k, lanes };
-        }
-        data.as_mut_slice().par_chunks_exact_mut(OT * steps * lanes).enumerate().for_each(|(t, tile)| {
-            for (c, step) in tile.chunks_exact_mut(OT * lanes).enumerate() {
-                for (i, v) in step.chunks_exact_mut(lanes).enumerate() {
-                    v.copy_from_slice(&w[(t * OT + i) * k + c * lanes..][..lanes]);
-                }
-            }
-        });
-        TiledWeight { data, out, k, lanes }
-    }
-
-    /// The laid-out tiles of rows `o0..o0 + n` (`o0` a multiple of [`OT`]).
-    fn band(&self, o0: usize, n: usize) -> &[f32] {
-        let per_row = self.k / self.lanes * self.lanes;
-        let all = self.data.as_slice();
-        let (a, b) = (o0 * per_row, ((o0 + n) / OT * OT * per_row).min(all.len()));
-        &all[a.min(b)..b]
-    }
 }
 
 /// One thread's share: `yt` `[band, rows]` from `w` `[band, k]`.
 struct Band<'a> {
     w: &'a [f32],
-    /// The band's whole tiles laid out by [`TiledWeight`], with the lanes they were laid out for.
-    tiled: Option<(&'a [f32], usize)>,
     x: &'a [f32],
     k: usize,
     rows: usize,
@@ -191,27 +87,12 @@ impl Band<'_> {
     /// The band in tiles of `OT × RT` outputs, then the edges.
     #[inline(always)]
     fn tiles<S: Simd, const RT: usize>(self, simd: S) {
-        let Band { w, tiled, x, k, rows, yt } = self;
+        let Band { w, x, k, rows, yt } = self;
         let band = yt.len() / rows;
         let (full_o, full_r) = (band - band % OT, rows - rows % RT);
-        let lanes = core::mem::size_of::<S::f32s>() / 4;
-        let tiled = tiled.filter(|&(_, l)| l == lanes).map(|(t, _)| S::as_simd_f32s(t).0);
-        let per_tile = OT * (k / lanes);
         for o in (0..full_o).step_by(OT) {
             for r in (0..full_r).step_by(RT) {
-                match tiled {
-                    Some(t) => tiled_tile::<S, RT>(
-                        simd,
-                        &t[o / OT * per_tile..][..per_tile],
-                        w,
-                        x,
-                        k,
-                        (o, r),
-                        rows,
-                        yt,
-                    ),
-                    None => tile::<S, OT, RT>(simd, w, x, k, (o, r), rows, yt),
-                }
+                tile::<S, OT, RT>(simd, w, x, k, (o, r), rows, yt);
             }
             for r in full_r..rows {
                 tile::<S, OT, 1>(simd, w, x, k, (o, r), rows, yt);
@@ -260,50 +141,9 @@ fn tile<S: Simd, const O: usize, const R: usize>(
     }
 }
 
-/// [`tile`] for `OT × R` outputs with `W`'s vectors read from the band's tiled layout `wt`
-/// (`k / L` steps of `OT` vectors); the tail of `k` comes from `w` as in [`tile`]. A function of
-/// its own: one `tile` choosing between the layouts inside its loop kept `W`'s row pointers on
-/// the stack and ran the plain layout 5–8% slower.
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn tiled_tile<S: Simd, const R: usize>(
-    simd: S,
-    wt: &[S::f32s],
-    w: &[f32],
-    x: &[f32],
-    k: usize,
-    (o, r): (usize, usize),
-    rows: usize,
-    yt: &mut [f32],
-) {
-    let xv: [(&[S::f32s], &[f32]); R] = std::array::from_fn(|j| S::as_simd_f32s(&x[(r + j) * k..][..k]));
-    let n = xv[0].0.len();
-    let xb: [&[S::f32s]; R] = std::array::from_fn(|j| &xv[j].0[..n]);
-    // Steps of `OT` vectors, sliced to `n` so that indexing by `c < n` needs no bounds check
-    // (one would keep the accumulators in memory).
-    let wt = &wt.as_chunks::<OT>().0[..n];
-    let mut acc = [[simd.splat_f32s(0.0); R]; OT];
-    for c in 0..n {
-        let xs: [S::f32s; R] = std::array::from_fn(|j| xb[j][c]);
-        for (i, row) in acc.iter_mut().enumerate() {
-            let ws = wt[c][i];
-            for (a, &xj) in row.iter_mut().zip(&xs) {
-                *a = simd.mul_add_f32s(ws, xj, *a);
-            }
-        }
-    }
-    for (i, row) in acc.iter().enumerate() {
-        let w_tail = S::as_simd_f32s(&w[(o + i) * k..][..k]).1;
-        for (j, &a) in row.iter().enumerate() {
-            let tail: f32 = w_tail.iter().zip(xv[j].1).map(|(p, q)| p * q).sum();
-            yt[(o + i) * rows + r + j] = simd.reduce_sum_f32s(a) + tail;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{w_xt, Band, TiledWeight, RT_NARROW, RT_WIDE};
+    use super::{w_xt, Band, RT_NARROW, RT_WIDE};
     use pulp::{Simd, WithSimd};
 
     fn naive(w: &[f32], x: &[f32], out: usize, rows: usize, k: usize) -> Vec<f64> {
@@ -336,32 +176,14 @@ mod tests {
             let want = naive(&w, &x, out, rows, k);
             let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
             let three = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
-            let a = one.install(|| w_xt(&w, None, &x, out, rows, k));
-            let b = three.install(|| w_xt(&w, None, &x, out, rows, k));
+            let a = one.install(|| w_xt(&w, &x, out, rows, k));
+            let b = three.install(|| w_xt(&w, &x, out, rows, k));
             assert_eq!(a, b, "the thread count changed the result ({out}, {rows}, {k})");
             for (g, e) in a.iter().zip(&want) {
                 assert!((*g as f64 - e).abs() <= 1e-4 * (1.0 + e.abs()), "({out}, {rows}, {k}): {g} vs {e}");
             }
         }
-        assert!(w_xt(&[], None, &[], 0, 0, 3).is_empty());
-    }
-
-    /// Laying `W` out for the tiles changes no bit: every edge (rows past the last tile, the
-    /// tail of `k`), on one thread and on three (bands that start mid-way through the layout).
-    #[test]
-    fn a_tiled_weight_gives_the_same_bits() {
-        let mut rng = gauntlet_core::Rng::new(9);
-        for &(out, rows, k) in &[(1, 1, 1), (5, 3, 7), (6, 4, 16), (13, 9, 33), (50, 33, 129), (96, 32, 576)]
-        {
-            let (w, x) = (random(out * k, &mut rng), random(rows * k, &mut rng));
-            let tiled = TiledWeight::new(&w, out, k);
-            for threads in [1, 3] {
-                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-                let (plain, laid_out) = pool
-                    .install(|| (w_xt(&w, None, &x, out, rows, k), w_xt(&w, Some(&tiled), &x, out, rows, k)));
-                assert_eq!(plain, laid_out, "({out}, {rows}, {k}) on {threads} threads");
-            }
-        }
+        assert!(w_xt(&[], &[], 0, 0, 3).is_empty());
     }
 
     /// `W xᵀ` through one band with tiles of `RT` rows of `x` (`Simd::vectorize` it).
@@ -379,7 +201,7 @@ mod tests {
         fn with_simd<S: Simd>(self, simd: S) -> Vec<f32> {
             let OneBand { w, x, out, rows } = self;
             let mut yt = vec![0f32; out * rows];
-            Band { w, tiled: None, x, k: w.len() / out, rows, yt: &mut yt }.tiles::<S, RT>(simd);
+            Band { w, x, k: w.len() / out, rows, yt: &mut yt }.tiles::<S, RT>(simd);
             yt
         }
     }
@@ -425,7 +247,7 @@ mod tests {
             let (w, x) = (random(out * k, &mut rng), random(rows * k, &mut rng));
             let (wide, narrow) = pulp::Arch::new().dispatch(BothTiles { w: &w, x: &x, out, rows });
             assert_eq!(wide, narrow, "({out}, {rows}, {k})");
-            assert_eq!(wide, w_xt(&w, None, &x, out, rows, k), "({out}, {rows}, {k})");
+            assert_eq!(wide, w_xt(&w, &x, out, rows, k), "({out}, {rows}, {k})");
             #[cfg(target_arch = "x86_64")]
             if let Some(v3) = pulp::x86::V3::try_new() {
                 let (wide, narrow) = Simd::vectorize(v3, BothTiles { w: &w, x: &x, out, rows });

@@ -13,8 +13,9 @@
 //! `x Wᵀ` by packing all of `W` on every call, which costs more than the product. This op
 //! computes `W xᵀ` in register tiles that read `W` where it lies (`super::few_rows`), giving
 //! `[out, rows]`, and transposes that in cache-sized blocks (candle's strided copy back to
-//! `[rows, out]` was slower than the product). Its backward is the matmul's: `dx = g W`,
-//! `dW = gᵀ x` (skipped for a frozen `W`).
+//! `[rows, out]` was slower than the product); a frozen `W` packed once (`super::packed`) is
+//! multiplied as `x Wᵀ` directly. Its backward is the matmul's: `dx = g W`, `dW = gᵀ x` (skipped
+//! for a frozen `W`).
 //!
 //! **A LoRA projection** ([`lora_matmul`], training): `y = x Wᵀ + b + s (x Aᵀ) Bᵀ` as one op:
 //! three products and one pass adding the update and bias into `y`. Built from candle ops it was five
@@ -31,7 +32,7 @@ use candle_core::{CpuStorage, CustomOp1, CustomOp2, CustomOp3, Layout, Shape, St
 
 use rayon::prelude::*;
 
-use super::{out, slice, CResult, TiledWeight, MIN_ROWS};
+use super::{out, slice, CResult, PackedWeight, MIN_ROWS};
 use crate::Result;
 use std::sync::Arc;
 
@@ -75,8 +76,8 @@ struct Projection {
     w_grad: bool,
     /// Multiply `W xᵀ` and transpose the result ([`few_rows_matmul`]) instead of `x Wᵀ`.
     few_rows: bool,
-    /// `W` laid out for the tiles (a frozen weight), see [`super::TiledWeight`].
-    tiled: Option<Arc<TiledWeight>>,
+    /// `W` packed for the decoding kernel (a frozen weight), see [`super::PackedWeight`].
+    packed: Option<Arc<PackedWeight>>,
 }
 
 /// `src` `[rows, cols]` transposed into `[cols, rows]`: each thread fills a band of output rows,
@@ -129,15 +130,14 @@ impl CustomOp2 for Projection {
             let y = xs.matmul(ws, (1, rows, out_dim, in_dim), xl, &wl.transpose(0, 1)?)?;
             return Ok((y, Shape::from((rows, out_dim))));
         }
-        // [out, rows] = W · xᵀ (register tiles up to TILE_ROWS rows, gemm past them), then back
-        // to [rows, out].
-        let y = if rows <= super::few_rows::TILE_ROWS {
+        // A packed W: x Wᵀ straight into [rows, out]. Otherwise [out, rows] = W · xᵀ (register
+        // tiles up to TILE_ROWS rows, gemm past them), then back to [rows, out].
+        let packed = self.packed.as_deref().filter(|p| p.dims() == (out_dim, in_dim));
+        let y = if let Some(p) = packed.filter(|_| rows <= super::packed::PACKED_ROWS) {
+            super::packed::x_wt(p, slice(xs, xl, "few-rows matmul")?, rows)
+        } else if rows <= super::few_rows::TILE_ROWS {
             let (w, x) = (slice(ws, wl, "few-rows matmul")?, slice(xs, xl, "few-rows matmul")?);
-            transpose(
-                &super::few_rows::w_xt(w, self.tiled.as_deref(), x, out_dim, rows, in_dim),
-                out_dim,
-                rows,
-            )
+            transpose(&super::few_rows::w_xt(w, x, out_dim, rows, in_dim), out_dim, rows)
         } else {
             let wx = ws.matmul(xs, (1, out_dim, rows, in_dim), wl, &xl.transpose(0, 1)?)?;
             transpose(slice(&wx, &Layout::contiguous((out_dim, rows)), "few-rows matmul")?, out_dim, rows)
@@ -164,15 +164,15 @@ impl CustomOp2 for Projection {
 /// `W`'s layout.
 pub fn dense_matmul(x: &Tensor, w: &Tensor) -> Result<Tensor> {
     Ok(x.contiguous()?
-        .apply_op2(&w.contiguous()?, Projection { w_grad: w.track_op(), few_rows: false, tiled: None })?)
+        .apply_op2(&w.contiguous()?, Projection { w_grad: w.track_op(), few_rows: false, packed: None })?)
 }
 
 /// `x Wᵀ` for `x` `[rows, in]` with few rows and `w` `[out, in]` (both `f32` on the CPU), giving
-/// `[rows, out]`; see the module doc. Gradients reach both (`w` only when it is tracked). `tiled`,
-/// `w` laid out for the tiles (only right for a `w` that never changes), makes it faster, not
-/// different.
-pub fn few_rows_matmul(x: &Tensor, w: &Tensor, tiled: Option<&Arc<TiledWeight>>) -> Result<Tensor> {
-    let op = Projection { w_grad: w.track_op(), few_rows: true, tiled: tiled.cloned() };
+/// `[rows, out]`; see the module doc. Gradients reach both (`w` only when it is tracked). `packed`,
+/// `w` packed for the decoding kernel (only right for a `w` that never changes), makes it faster,
+/// each output summed in order of `k` (see `super::packed`).
+pub fn few_rows_matmul(x: &Tensor, w: &Tensor, packed: Option<&Arc<PackedWeight>>) -> Result<Tensor> {
+    let op = Projection { w_grad: w.track_op(), few_rows: true, packed: packed.cloned() };
     Ok(x.contiguous()?.apply_op2(&w.contiguous()?, op)?)
 }
 

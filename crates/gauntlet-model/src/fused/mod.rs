@@ -19,24 +19,29 @@
 //! rope     y = R(θ) x                 dx = R(−θ) g   (also fused with the head split, [`heads`])
 //! logprob  y = z_t − logsumexp(z)     dz = g (onehot(t) − softmax(z))
 //! frozen   y = x Wᵀ (W frozen)         dx = g W                  (no dW)
-//! few rows y = (W xᵀ)ᵀ                 dx = g W,   dW = gᵀ x
+//! few rows y = (W xᵀ)ᵀ                 dx = g W,   dW = gᵀ x      (a frozen W packed: x Wᵀ)
 //! dense    y = x Wᵀ                    dx = g W,   dW = gᵀ x      (dW in W's layout)
 //! lora     y = x Wᵀ + s (x Aᵀ) Bᵀ      dx = g W + s g B A,  dA = s (g B)ᵀ x,  dB = s gᵀ x Aᵀ
 //! ```
+//!
+//! Without a backward, for decoding and sampling: [`decode_attention`] (one query per row over the
+//! KV cache, `y = softmax(s q kᵀ + m) v`) and [`exp`] (`expf`, vectorised, glibc's bits).
 //!
 //! Inputs must be `f32` on the CPU; the callers fall back to the composite ops otherwise.
 
 mod adamw;
 mod attention;
+pub mod exp;
 mod few_rows;
 mod linear;
 mod mlp;
+mod packed;
 
 pub use adamw::{adamw_step, sum_of_squares, AdamWStep};
-pub use attention::{heads, masked_softmax, rope};
-pub use few_rows::TiledWeight;
+pub use attention::{decode_attention, heads, masked_softmax, rope};
 pub use linear::{dense_matmul, few_rows_matmul, frozen_matmul, lora_matmul};
 pub use mlp::{rms_norm, silu_mul, swiglu_cat, token_logprobs};
+pub use packed::PackedWeight;
 
 use candle_core::{CpuStorage, Layout, Shape, Storage, Tensor};
 
@@ -125,12 +130,12 @@ mod tests {
         let y = few_rows_matmul(x.as_tensor(), &frozen, None).unwrap();
         let grads = y.sqr().unwrap().sum_all().unwrap().backward().unwrap();
         assert!(grads.get(x.as_tensor()).is_some() && grads.get(&frozen).is_none());
-        // The frozen weight laid out for the tiles: the same value and input gradient, to the bit
-        // (20 rows: the tiles' range).
+        // The frozen weight packed: the same value and input gradient up to rounding, and every
+        // output the chain of `packed::reference` to the bit (20 rows: the packed kernel's range).
         let x = Var::from_tensor(&Tensor::randn(0f32, 1.0, (20, 24), &dev).unwrap()).unwrap();
-        let tiled =
-            std::sync::Arc::new(TiledWeight::new(&frozen.flatten_all().unwrap().to_vec1().unwrap(), 45, 24));
-        let run = |t: Option<&std::sync::Arc<TiledWeight>>| {
+        let w_data: Vec<f32> = frozen.flatten_all().unwrap().to_vec1().unwrap();
+        let packed = std::sync::Arc::new(PackedWeight::new(&w_data, 45, 24));
+        let run = |t: Option<&std::sync::Arc<PackedWeight>>| {
             let y = few_rows_matmul(x.as_tensor(), &frozen, t).unwrap();
             let dx =
                 y.sqr().unwrap().sum_all().unwrap().backward().unwrap().get(x.as_tensor()).unwrap().clone();
@@ -139,7 +144,12 @@ mod tests {
                 dx.flatten_all().unwrap().to_vec1::<f32>().unwrap(),
             )
         };
-        assert_eq!(run(None), run(Some(&tiled)));
+        let ((y0, dx0), (y1, dx1)) = (run(None), run(Some(&packed)));
+        let x_data: Vec<f32> = x.as_tensor().flatten_all().unwrap().to_vec1().unwrap();
+        assert_eq!(y1, packed::reference(&w_data, &x_data, 45, 20, 24));
+        for (a, b) in y0.iter().zip(&y1).chain(dx0.iter().zip(&dx1)) {
+            assert!((a - b).abs() <= 1e-4 * (1.0 + a.abs()), "{a} vs {b}");
+        }
     }
 
     #[test]

@@ -86,4 +86,11 @@ pub trait Env: Send {
     fn act(&mut self, agent: AgentId, response: &str) -> Feedback;
     /// The episode return of each seat so far.
     fn returns(&self) -> Vec<f64>;
+    /// The team of each seat: seats with the same number share a team (and, in a cooperative
+    /// world, its reward). Default: every seat its own team, so games keep their meaning.
+    /// A world where several seats share a team is *cooperative* (`gauntlet tasks --json`
+    /// marks it `"team": true`).
+    fn teams(&self) -> Vec<usize> {
+        (0..self.spec().seats.max(1)).collect()
+    }
 }

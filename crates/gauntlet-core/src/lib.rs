@@ -24,6 +24,7 @@
 #![deny(missing_docs)]
 
 pub mod answer;
+mod chat;
 mod difficulty;
 mod env;
 mod error;
@@ -33,6 +34,7 @@ mod score;
 mod task;
 mod task_env;
 
+pub use chat::ChatMessage;
 pub use difficulty::Difficulty;
 pub use env::{AgentId, Env, EnvKind, EnvSpec, Feedback, Observation};
 pub use error::{EnvError, TaskError};

@@ -26,7 +26,6 @@
 use std::path::Path;
 
 use minijinja::{Environment, ErrorKind};
-use serde::{Deserialize, Serialize};
 
 use crate::{Error, Result};
 
@@ -36,21 +35,7 @@ pub const CHATML: &str = "{% for message in messages %}{{ '<|im_start|>' + messa
 /// The date `strftime_now` returns, whatever the format (reproducible prompts).
 pub const FIXED_DATE: &str = "01 Jan 2025";
 
-/// One chat message.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ChatMessage {
-    /// `system`, `user`, `assistant`, …
-    pub role: String,
-    /// The text.
-    pub content: String,
-}
-
-impl ChatMessage {
-    /// A message from a role and its text.
-    pub fn new(role: impl Into<String>, content: impl Into<String>) -> Self {
-        ChatMessage { role: role.into(), content: content.into() }
-    }
-}
+pub use gauntlet_core::ChatMessage;
 
 /// A compiled chat template with its special tokens.
 #[derive(Debug)]

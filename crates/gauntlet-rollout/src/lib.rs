@@ -5,15 +5,15 @@
 //! state, and every turn records exactly what was sampled: prompt token ids, response token ids,
 //! behaviour log-probs, reward, anchor, seat and policy version ([`Episode`], [`Turn`]).
 //!
-//! - [`env`] holds [`AgentEnv`] (an [`gauntlet_core::Env`] with scripted policies and a success flag)
-//!   and [`make_env`], which resolves a name against the task and environment registries.
+//! - [`env`] re-exports [`AgentEnv`] (an [`gauntlet_core::Env`] with scripted policies and a
+//!   success flag) and [`make_env`] from the episode kernel, `gauntlet-episode`, which owns one
+//!   episode: its runner, record, rendering, roster and outcome rule.
 //! - [`policy`] holds the [`Policy`] trait and its scripted backends ([`OraclePolicy`],
 //!   [`RandomPolicy`]); [`local`] holds the candle backend ([`LocalPolicy`]); [`openai`] the
 //!   OpenAI-compatible HTTP backend ([`OpenAiPolicy`]: vLLM, SGLang, `gauntlet serve policy`, …)
 //!   with bounded concurrency, retries and a circuit breaker.
-//! - [`rollout`] holds [`play`], the lockstep loop that batches every pending turn of every episode
-//!   into one policy call, renders multi-turn history as chat messages and keeps the token record
-//!   of each seat append-only.
+//! - [`rollout`] holds [`play`], the lockstep scheduler that batches every pending turn of many
+//!   `gauntlet_episode::EpisodeRunner`s into one policy call per policy.
 //!
 //! ```
 //! use gauntlet_rollout::{play, EpisodeSpec, OraclePolicy, RolloutOptions};
@@ -39,4 +39,5 @@ pub use rollout::{
     RolloutOptions, Turn,
 };
 
-pub use gauntlet_model::ChatMessage;
+pub use gauntlet_core::ChatMessage;
+pub use gauntlet_episode::{outcome, Granularity, Outcome, Roster};

@@ -8,8 +8,9 @@
 //! Scripted backends live here: [`OraclePolicy`] (the environment's solver; SFT data and upper
 //! bounds) and [`RandomPolicy`] (a random legal action; the floor every trained policy must beat).
 
+use gauntlet_core::ChatMessage;
 use gauntlet_core::{AgentId, Rng};
-use gauntlet_model::ChatMessage;
+pub use gauntlet_episode::{Finish, Response};
 
 use crate::AgentEnv;
 
@@ -27,46 +28,6 @@ pub struct Request<'a> {
     pub seat: AgentId,
     /// Seed of this request's sampling stream.
     pub seed: u64,
-}
-
-/// Why a response ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Finish {
-    /// A stop token or stop string.
-    Stop,
-    /// The token limit.
-    Length,
-    /// A scripted policy answered.
-    Scripted,
-}
-
-/// One answer, with the exact tokens when the backend knows them.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Response {
-    /// The response text.
-    pub text: String,
-    /// The full prompt as token ids (empty for scripted policies).
-    pub prompt_ids: Vec<u32>,
-    /// The sampled token ids (empty for scripted policies).
-    pub response_ids: Vec<u32>,
-    /// The behaviour log-prob of each sampled token.
-    pub logprobs: Vec<f32>,
-    /// Why it ended.
-    pub finish: Finish,
-}
-
-impl Response {
-    /// A scripted response: text only.
-    pub fn scripted(text: String) -> Self {
-        Response {
-            text,
-            prompt_ids: vec![],
-            response_ids: vec![],
-            logprobs: vec![],
-            finish: Finish::Scripted,
-        }
-    }
 }
 
 /// A failed request (the episode is recorded as failed with this message, never dropped).

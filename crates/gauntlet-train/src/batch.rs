@@ -4,6 +4,11 @@
 //! next-token alignment, target position `j` predicts `ids[j + 1]`, so the response token `i`
 //! (at `ids[p + i]`, `p` = prompt length) sits at target position `p + i − 1`.
 //!
+//! A whole-conversation sequence (`rl.aggregation = "trajectory"`) carries loss on several
+//! spans, one per turn the policy sampled ([`Seq::spans`]); prompts, chat markers and
+//! environment messages between them are context only. A trained token at `ids[q]` sits at
+//! target position `q − 1` either way.
+//!
 //! Only the window of target positions from `start`, the first one any row trains on, is kept:
 //! the model computes logits there alone ([`gauntlet_model::Llama::forward_tail`]), since the
 //! prompt positions carry no loss and, with a large vocabulary, their logits would dominate the
@@ -16,18 +21,39 @@ use candle_core::{Device, Tensor};
 pub struct Seq {
     /// Prompt then response token ids.
     pub ids: Vec<u32>,
-    /// Number of prompt tokens.
+    /// Number of prompt tokens (the first trained token is `ids[prompt_len]`).
     pub prompt_len: usize,
-    /// Behaviour log-prob per response token (RL; empty for SFT).
+    /// The token ranges that carry loss, in order; empty means one span, `prompt_len..` to the
+    /// end (a single turn).
+    pub spans: Vec<std::ops::Range<usize>>,
+    /// Behaviour log-prob per trained token, in order (RL; empty for SFT).
     pub old_logprobs: Vec<f32>,
-    /// Advantage per response token (RL; empty for SFT).
+    /// Advantage per trained token, in order (RL; empty for SFT).
     pub advantages: Vec<f32>,
 }
 
 impl Seq {
-    /// Number of response tokens.
+    /// A prompt followed by one trained response.
+    pub fn turn(ids: Vec<u32>, prompt_len: usize, old_logprobs: Vec<f32>, advantages: Vec<f32>) -> Seq {
+        Seq { ids, prompt_len, spans: vec![], old_logprobs, advantages }
+    }
+
+    /// Number of trained tokens.
     pub fn response_len(&self) -> usize {
-        self.ids.len() - self.prompt_len
+        if self.spans.is_empty() {
+            self.ids.len() - self.prompt_len
+        } else {
+            self.spans.iter().map(|r| r.len()).sum()
+        }
+    }
+
+    /// The positions in `ids` of the trained tokens, in order.
+    pub fn trained_positions(&self) -> Vec<usize> {
+        if self.spans.is_empty() {
+            (self.prompt_len..self.ids.len()).collect()
+        } else {
+            self.spans.iter().flat_map(|r| r.clone()).collect()
+        }
     }
 }
 
@@ -58,8 +84,8 @@ pub fn pack(seqs: &[&Seq], device: &Device) -> candle_core::Result<Packed> {
     let mut adv = vec![0f32; b * w];
     for (r, s) in seqs.iter().enumerate() {
         ids[r * t..r * t + s.ids.len()].copy_from_slice(&s.ids);
-        for i in 0..s.response_len() {
-            let j = r * w + s.prompt_len + i - 1 - start;
+        for (i, q) in s.trained_positions().into_iter().enumerate() {
+            let j = r * w + q - 1 - start;
             mask[j] = 1.0;
             old[j] = s.old_logprobs.get(i).copied().unwrap_or(0.0);
             adv[j] = s.advantages.get(i).copied().unwrap_or(0.0);
@@ -94,14 +120,8 @@ mod tests {
 
     #[test]
     fn response_tokens_land_on_their_target_positions() {
-        let s = Seq {
-            ids: vec![5, 6, 7, 8],
-            prompt_len: 2,
-            old_logprobs: vec![-1.0, -2.0],
-            advantages: vec![0.5, 0.5],
-        };
-        let short =
-            Seq { ids: vec![1, 2, 3], prompt_len: 2, old_logprobs: vec![-3.0], advantages: vec![1.0] };
+        let s = Seq::turn(vec![5, 6, 7, 8], 2, vec![-1.0, -2.0], vec![0.5, 0.5]);
+        let short = Seq::turn(vec![1, 2, 3], 2, vec![-3.0], vec![1.0]);
         let p = pack(&[&s, &short], &Device::Cpu).unwrap();
         assert_eq!(p.ids.to_vec2::<u32>().unwrap(), vec![vec![5, 6, 7, 8], vec![1, 2, 3, 0]]);
         // Both prompts are 2 tokens long: the window starts at target position 1.
@@ -110,15 +130,27 @@ mod tests {
         assert_eq!(p.old_logprobs.to_vec2::<f32>().unwrap(), vec![vec![-1.0, -2.0], vec![-3.0, 0.0]]);
         assert_eq!(p.advantages.to_vec2::<f32>().unwrap()[1], vec![1.0, 0.0]);
         // A shorter prompt widens the window to its first target.
-        let early = Seq {
-            ids: vec![1, 2, 3],
-            prompt_len: 1,
-            old_logprobs: vec![-4.0, -5.0],
-            advantages: vec![2.0, 2.0],
-        };
+        let early = Seq::turn(vec![1, 2, 3], 1, vec![-4.0, -5.0], vec![2.0, 2.0]);
         let p = pack(&[&s, &early], &Device::Cpu).unwrap();
         assert_eq!(p.start, 0);
         assert_eq!(p.mask.to_vec2::<f32>().unwrap(), vec![vec![0.0, 1.0, 1.0], vec![1.0, 1.0, 0.0]]);
         assert_eq!(p.old_logprobs.to_vec2::<f32>().unwrap()[1], vec![-4.0, -5.0, 0.0]);
+    }
+
+    #[test]
+    fn a_conversation_trains_only_its_sampled_spans() {
+        // prompt 1 2 | sampled 3 4 | environment 5 6 | sampled 7
+        let s = Seq {
+            ids: vec![1, 2, 3, 4, 5, 6, 7],
+            prompt_len: 2,
+            spans: vec![2..4, 6..7],
+            old_logprobs: vec![-1.0, -2.0, -3.0],
+            advantages: vec![1.0, 1.0, -1.0],
+        };
+        assert_eq!(s.response_len(), 3);
+        let p = pack(&[&s], &Device::Cpu).unwrap();
+        assert_eq!(p.start, 1);
+        assert_eq!(p.mask.to_vec2::<f32>().unwrap(), vec![vec![1.0, 1.0, 0.0, 0.0, 1.0]]);
+        assert_eq!(p.advantages.to_vec2::<f32>().unwrap(), vec![vec![1.0, 1.0, 0.0, 0.0, -1.0]]);
     }
 }

@@ -20,6 +20,11 @@ pub struct TrainConfig {
     /// the current observation (every environment renders the history it needs, e.g. earlier
     /// guesses, into its observation). Single-turn tasks are unaffected.
     pub history_window: usize,
+    /// Show every seat its whole conversation (every earlier turn), as verl's agent loop, TRL's
+    /// `environment_factory` and chat agents do; `history_window` is then ignored. Each turn's
+    /// prompt extends the previous turn's prompt and response, so with
+    /// `rl.aggregation = "trajectory"` an episode trains as one sequence per seat.
+    pub full_history: bool,
     /// The policy model.
     pub model: ModelConfig,
     /// The task mix.
@@ -154,6 +159,14 @@ pub struct RlConfig {
     /// Loss aggregation (`token-mean`, `seq-mean-token-sum`, `seq-mean-token-mean`,
     /// `seq-mean-token-sum-norm`).
     pub agg: String,
+    /// How a multi-turn episode becomes training sequences: `trajectory` (default) trains the
+    /// whole conversation of each seat as one sequence, loss on the tokens the policy sampled
+    /// only, where the conversation is append-only (`full_history = true`), and one row per turn
+    /// where it is not (a history window: every turn's prompt is rebuilt); `turn` always trains
+    /// one row per turn. Advantages are estimated per turn either way and broadcast over each
+    /// turn's tokens, so under `token-mean` both give the same loss and gradients; the
+    /// trajectory form encodes each history token once.
+    pub aggregation: gauntlet_rollout::Granularity,
     /// PPO lower clip ε.
     pub clip_low: f64,
     /// PPO upper clip ε (DAPO clip-higher when larger than `clip_low`).
@@ -304,6 +317,7 @@ impl Default for TrainConfig {
             run_dir: "runs/default".into(),
             threads: 0,
             history_window: 0,
+            full_history: false,
             model: ModelConfig::default(),
             tasks: vec![
                 // Single-turn: many valid placements, so RL can sharpen what SFT half-learned.
@@ -383,6 +397,7 @@ impl Default for RlConfig {
             estimator: "gigpo".into(),
             loss: "vanilla".into(),
             agg: "token-mean".into(),
+            aggregation: gauntlet_rollout::Granularity::Trajectory,
             clip_low: 0.2,
             clip_high: 0.2,
             ppo_epochs: 1,
@@ -589,7 +604,11 @@ impl TrainConfig {
     pub fn rollout_options(&self, seed: u64) -> gauntlet_rollout::RolloutOptions {
         gauntlet_rollout::RolloutOptions {
             seed,
-            history: gauntlet_rollout::History::Window(self.history_window),
+            history: if self.full_history {
+                gauntlet_rollout::History::Full
+            } else {
+                gauntlet_rollout::History::Window(self.history_window)
+            },
             ..Default::default()
         }
     }

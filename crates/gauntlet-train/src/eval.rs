@@ -32,7 +32,7 @@
 //! let mut lanes: Vec<&mut (dyn Policy + Send)> = vec![&mut oracle];
 //! let mut results = Vec::new();
 //! let opts = RolloutOptions::default();
-//! eval::run_items(&mut lanes, &todo, HELD_OUT_BASE, 3, &opts, &mut |r| results.push(r)).unwrap();
+//! eval::run_items(&mut lanes, &todo, HELD_OUT_BASE, 3, &opts, None, &mut |r| results.push(r)).unwrap();
 //! let rows = eval::summarize(&tasks, 4, 2, HELD_OUT_BASE, &results);
 //! assert_eq!(rows[0].pass_at_1, 1.0);
 //! assert_eq!(rows, eval::evaluate(&mut OraclePolicy::new(0), &tasks, 4, 2, HELD_OUT_BASE, &opts).unwrap());
@@ -202,17 +202,15 @@ pub fn evaluate_episodes(
     }
     let seats: std::collections::HashMap<String, usize> =
         tasks.iter().map(|(t, _)| (t.clone(), gauntlet_rollout::seats(t))).collect();
-    let versus = opponent.is_some();
     let episodes = match opponent {
         Some(opp) => {
-            let assign = |spec: &EpisodeSpec, seat: gauntlet_core::AgentId| {
-                usize::from(seat.0 != learner_seat(spec, seats[&spec.env]))
-            };
+            let assign =
+                |spec: &EpisodeSpec, seat: gauntlet_core::AgentId| versus_slot(spec, seat, seats[&spec.env]);
             play_in_chunks(&specs, LOCKSTEP_CHUNK, &mut [policy, opp], &assign, opts)?
         }
         None => play_in_chunks(&specs, LOCKSTEP_CHUNK, &mut [policy], &|_, _| 0, opts)?,
     };
-    let outcome = |e: &Episode| learner_outcome(e, seats[&e.spec.env], versus);
+    let outcome = learner_outcome;
     let mut out = Vec::new();
     for (t, chunk) in tasks.iter().zip(episodes.chunks(n * k)) {
         let eps = chunk.len().max(1) as f64;
@@ -250,41 +248,42 @@ pub fn evaluate_episodes(
     Ok((out, episodes))
 }
 
-/// One line of a run's `samples/NAME.jsonl`: an evaluation episode as the learner played it.
-pub fn sample_line(e: &Episode, seats: usize, versus: bool) -> serde_json::Value {
-    let (success, reward) = learner_outcome(e, seats, versus);
-    let learner = if versus && seats > 1 { learner_seat(&e.spec, seats) } else { 0 };
+/// One line of a run's `samples/NAME.jsonl`: an evaluation episode as the learner (policy slot 0
+/// of the episode's roster) played it.
+pub fn sample_line(e: &Episode) -> serde_json::Value {
+    let o = gauntlet_rollout::outcome(e, 0);
     serde_json::json!({
         "task": e.spec.env,
         "level": e.spec.level,
         "seed": e.spec.seed,
-        "seat": learner,
-        "success": success,
-        "reward": reward,
+        "seat": o.seat,
+        "success": o.success,
+        "reward": o.reward,
         "returns": e.returns,
         "error": e.error,
-        "conversation": e.conversations.get(learner),
+        "conversation": e.conversations.get(o.seat),
     })
 }
 
-/// Whether an episode counts as a success for the learner, and the learner's return: against a
-/// fixed opponent (`versus`) in a game of `seats > 1`, a win (its return beats every other
-/// seat's) and its own return; otherwise the environment's success flag and seat 0's return.
-pub fn learner_outcome(e: &Episode, seats: usize, versus: bool) -> (bool, f64) {
-    let ret = |j: usize| e.returns.get(j).copied().unwrap_or(0.0);
-    if versus && seats > 1 {
-        let me = learner_seat(&e.spec, seats);
-        let best_other = (0..seats).filter(|&j| j != me).map(ret).fold(f64::NEG_INFINITY, f64::max);
-        (e.error.is_none() && best_other < ret(me), ret(me))
-    } else {
-        (e.success, ret(0))
-    }
+/// Whether an episode counts as a success for the learner (policy slot 0), and its return: the
+/// episode kernel's one outcome rule ([`gauntlet_rollout::outcome`]) over the roster the episode
+/// was played with (against a fixed opponent in a game, a win; alone or in self-play, the
+/// environment's success flag and seat 0's return).
+pub fn learner_outcome(e: &Episode) -> (bool, f64) {
+    let o = gauntlet_rollout::outcome(e, 0);
+    (o.success, o.reward)
 }
 
-/// The seat a learner plays in `spec` against fixed opponents: groups alternate between seats,
-/// so every episode of a group (same start, compared by group estimators) has the same role.
+/// The seat a learner plays in `spec` against fixed opponents (see
+/// [`gauntlet_rollout::Roster::learner_seat`]).
 pub fn learner_seat(spec: &EpisodeSpec, seats: usize) -> usize {
-    spec.group % seats.max(1)
+    gauntlet_rollout::Roster::learner_seat(spec.group, seats)
+}
+
+/// The policy slot of `seat` when the learner (slot 0) meets a fixed opponent (slot 1): the
+/// learner at [`learner_seat`], the opponent at every other seat of a game.
+pub fn versus_slot(spec: &EpisodeSpec, seat: gauntlet_core::AgentId, seats: usize) -> usize {
+    usize::from(seats > 1 && seat.0 != learner_seat(spec, seats))
 }
 
 /// A markdown table of evaluation results.
@@ -366,7 +365,7 @@ pub struct ItemResult {
     pub sample: u64,
     /// Whether the episode succeeded.
     pub success: bool,
-    /// Episode return of seat 0.
+    /// The learner's return (seat 0's, or the learner's seat's against an opponent).
     pub reward: f64,
     /// Tokens sampled over the episode.
     pub tokens: usize,
@@ -387,8 +386,8 @@ impl ItemResult {
             level: item.level,
             seed: seed_base + item.index,
             sample: item.sample,
-            success: episode.success,
-            reward: episode.returns.first().copied().unwrap_or(0.0),
+            success: learner_outcome(episode).0,
+            reward: learner_outcome(episode).1,
             tokens: episode.turns.iter().filter(|t| t.policy == 0).map(|t| t.response_ids.len()).sum(),
             format_error: episode.turns.iter().any(|t| t.policy == 0 && t.format_error),
             error: episode.error.clone(),
@@ -422,12 +421,17 @@ pub const FAILED_CHUNK_PAUSE_MAX: Duration = Duration::from_secs(8);
 /// A chunk in which every episode failed is followed by a pause on its lane (see
 /// [`FAILED_CHUNK_PAUSE`]). Returns an error only for a bad task name or level (nothing is
 /// played then for that chunk's lane).
+///
+/// `opponent` (`random` or `oracle`, as `eval.opponent`; `None` or `self` for self-play) takes
+/// every seat but the learner's in games, seated as the trainer's evaluation seats it
+/// ([`versus_slot`]), so `gauntlet eval --policy local:RUN` reproduces a run's game numbers.
 pub fn run_items(
     lanes: &mut [&mut (dyn Policy + Send)],
     todo: &[EvalItem],
     seed_base: u64,
     chunk: usize,
     opts: &RolloutOptions,
+    opponent: Option<&str>,
     on_result: &mut dyn FnMut(ItemResult),
 ) -> Result<(), RolloutError> {
     let chunks: Vec<&[EvalItem]> = todo.chunks(chunk.max(1)).collect();
@@ -446,7 +450,15 @@ pub fn run_items(
                     let Some(items) = chunks.get(i) else { break };
                     let specs: Vec<EpisodeSpec> = items.iter().map(|it| it.spec(seed_base)).collect();
                     let replicas: Vec<u64> = items.iter().map(|it| it.sample).collect();
-                    let played = play_replicas(&specs, &replicas, &mut [&mut **lane], &|_, _| 0, opts);
+                    let played = match opponent.and_then(|o| crate::config::opponent_policy(o, opts.seed)) {
+                        Some(mut opp) => {
+                            let assign = |spec: &EpisodeSpec, seat: gauntlet_core::AgentId| {
+                                versus_slot(spec, seat, gauntlet_rollout::seats(&spec.env))
+                            };
+                            play_replicas(&specs, &replicas, &mut [&mut **lane, opp.as_mut()], &assign, opts)
+                        }
+                        None => play_replicas(&specs, &replicas, &mut [&mut **lane], &|_, _| 0, opts),
+                    };
                     let done = played.map(|eps| {
                         items
                             .iter()
@@ -702,14 +714,15 @@ mod scale_tests {
         let (mut a, mut b) = (RandomPolicy::new(4), RandomPolicy::new(4));
         let mut lanes: Vec<&mut (dyn Policy + Send)> = vec![&mut a, &mut b];
         let mut results = Vec::new();
-        run_items(&mut lanes, &all[..25], HELD_OUT_BASE, 4, &opts, &mut |r| results.push(r)).unwrap();
-        run_items(&mut lanes, &all[25..], HELD_OUT_BASE, 7, &opts, &mut |r| results.push(r)).unwrap();
+        run_items(&mut lanes, &all[..25], HELD_OUT_BASE, 4, &opts, None, &mut |r| results.push(r)).unwrap();
+        run_items(&mut lanes, &all[25..], HELD_OUT_BASE, 7, &opts, None, &mut |r| results.push(r)).unwrap();
         assert_eq!(results.len(), all.len());
         assert_eq!(summarize(&tasks, n, k, HELD_OUT_BASE, &results), want);
         // Missing items count as failed.
         let partial = summarize(&tasks, n, k, HELD_OUT_BASE, &results[..10]);
         assert_eq!(partial.iter().map(|r| r.failed).sum::<usize>(), all.len() - 10);
-        let e = run_items(&mut lanes, &items(&[("nope".to_string(), 1)], 1, 1), 0, 1, &opts, &mut |_| ());
+        let e =
+            run_items(&mut lanes, &items(&[("nope".to_string(), 1)], 1, 1), 0, 1, &opts, None, &mut |_| ());
         assert!(e.is_err());
     }
 

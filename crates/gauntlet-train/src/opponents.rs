@@ -51,11 +51,6 @@ impl Faces {
             _ => 0,
         }
     }
-
-    /// Whether `group` plays against a fixed opponent (rather than itself).
-    pub fn versus(&self, group: usize) -> bool {
-        self.per_group.get(&group).copied().flatten().is_some()
-    }
 }
 
 /// Builds the line-up for `groups` under `opponent` (`self`, `random`, `oracle` or `pool`).

@@ -28,33 +28,85 @@ use gauntlet_algos::{
 };
 use gauntlet_model::logprobs::{entropy, token_logprobs};
 use gauntlet_model::ChatModel;
-use gauntlet_rollout::{play, play_with, Episode, EpisodeSpec, Policy};
+use gauntlet_rollout::{play, play_with, Episode, EpisodeSpec, Granularity, Policy};
 use serde_json::{json, Map};
 
 use crate::batch::{pack, Packed, Seq};
 use crate::eval::learner_outcome;
 use crate::opponents::{lineup, Lineup};
 use crate::optim::lr_at;
-use crate::trainer::{step_rng, step_seed, Trainer};
+use crate::trainer::{step_rng, sub_step_seed, Trainer};
 use crate::TrainError;
+use gauntlet_core::Rng;
 
-/// One learner turn, ready for the loss.
+/// One learner turn, ready for the loss, with what the advantage estimators and the
+/// diagnostics need to know about it.
 struct Row {
     seq: Seq,
+    /// Group (initial state) of its episode.
+    group: usize,
+    /// Its training score ([`row_score`]).
+    score: f64,
+    /// The seat that acted.
+    seat: usize,
+    /// Its task.
+    task: String,
+    /// Index of the turn in its episode.
+    turn: usize,
+    /// Index of its episode in the step's episodes.
+    trajectory: usize,
+}
+
+/// The rows of one step and the turn structure GiGPO groups them by.
+#[derive(Default)]
+struct Rows {
+    rows: Vec<Row>,
+    turn_info: TurnInfo,
+    /// Turns left out because prompt and response do not fit the context, per task.
+    over_context: HashMap<String, usize>,
 }
 
 impl Trainer {
-    /// One RL step; returns the progress-bar message.
+    /// One RL step in named stages: collect → rows → advantages → update → log; returns the
+    /// progress-bar message.
     pub(crate) fn rl_step(&mut self) -> Result<String, TrainError> {
         let t0 = Instant::now();
         let s = self.state.rl_step;
+        let (episodes, sampled_groups) = self.collect(s)?;
+        let sample_secs = t0.elapsed().as_secs_f64();
+        let mut batch = self.rows(&episodes);
+        let mut rec = Map::new();
+        rec.insert("phase".into(), json!("rl"));
+        rec.insert("step".into(), json!(s + 1));
+        self.episode_metrics(&episodes, &mut rec);
+        rec.insert("groups".into(), json!(sampled_groups));
+        rec.insert("rows".into(), json!(batch.rows.len()));
+        let lr = lr_at(&self.cfg.rl.optim, s, self.cfg.rl.steps);
+        rec.insert("lr".into(), json!(lr));
+        if !batch.rows.is_empty() {
+            self.advantages(&mut batch, &mut rec)?;
+            let n_rows = batch.rows.len();
+            let seqs = pack_sequences(batch.rows, self.cfg.rl.aggregation);
+            if seqs.len() != n_rows {
+                rec.insert("sequences".into(), json!(seqs.len()));
+            }
+            self.update(seqs, lr, &mut rec)?;
+        }
+        self.snapshot_for_pool(s)?;
+        self.log_step(rec, t0, sample_secs)
+    }
+
+    /// Stage 1, collect: draw `prompts_per_step` initial states, play each `group_size` times
+    /// against the step's line-up; with dynamic sampling, drop groups whose learner returns are
+    /// all equal and draw more, up to `max_resample_rounds` extra rounds. Returns the kept
+    /// episodes and the number of groups sampled.
+    fn collect(&mut self, s: usize) -> Result<(Vec<Episode>, usize), TrainError> {
         let rl = self.cfg.rl.clone();
         let mut rng = step_rng(self.cfg.seed, "rl", s);
         let mut policy = self.policy(rl.temperature, rl.max_tokens)?;
         let seats: HashMap<String, usize> =
             self.cfg.tasks.iter().map(|t| (t.name.clone(), gauntlet_rollout::seats(&t.name))).collect();
         let snapshots: Vec<ChatModel> = self.pool.iter().map(|(_, c)| c.clone()).collect();
-        let mut versus: HashMap<usize, bool> = HashMap::new();
         let mut episodes: Vec<Episode> = Vec::new();
         let mut sampled_groups = 0usize;
         let mut rounds = 0;
@@ -68,7 +120,7 @@ impl Trainer {
                 }
             }
             sampled_groups += rl.prompts_per_step;
-            let opts = self.cfg.rollout_options(step_seed(self.cfg.seed, "rl-sample", s * 16 + rounds));
+            let opts = self.cfg.rollout_options(sub_step_seed(self.cfg.seed, "rl-sample", s, rounds, 16));
             let groups: Vec<usize> = (sampled_groups - rl.prompts_per_step..sampled_groups).collect();
             let Lineup { mut opponents, faces } = lineup(
                 &rl.opponent,
@@ -76,10 +128,9 @@ impl Trainer {
                 &groups,
                 &snapshots,
                 &policy.params,
-                &mut step_rng(self.cfg.seed, "rl-pool", s * 16 + rounds),
-                step_seed(self.cfg.seed, "rl-opponent", s * 16 + rounds),
+                &mut Rng::new(sub_step_seed(self.cfg.seed, "rl-pool", s, rounds, 16)),
+                sub_step_seed(self.cfg.seed, "rl-opponent", s, rounds, 16),
             );
-            versus.extend(groups.iter().map(|&g| (g, faces.versus(g))));
             let mut got = if opponents.is_empty() {
                 play(&expanded, &mut policy, &opts)?
             } else {
@@ -93,7 +144,7 @@ impl Trainer {
             if rl.dynamic_sampling {
                 let mut by_group: HashMap<usize, Vec<f64>> = HashMap::new();
                 for e in &got {
-                    by_group.entry(e.spec.group).or_default().push(self.outcome(e, &seats, &versus).1);
+                    by_group.entry(e.spec.group).or_default().push(learner_outcome(e).1);
                 }
                 got.retain(|e| {
                     let r = &by_group[&e.spec.group];
@@ -111,21 +162,18 @@ impl Trainer {
                 break;
             }
         }
-        let sample_secs = t0.elapsed().as_secs_f64();
-        drop(policy); // its prefix store's keys and values are stale once the weights move
+        // The policy is dropped here: its prefix store's keys and values are stale once the
+        // weights move.
+        Ok((episodes, sampled_groups))
+    }
 
-        // Rows: every learner turn of every successful episode.
-        let mut rows = Vec::new();
-        let mut groups = Vec::new();
-        let mut scores = Vec::new();
-        let mut turn_info = TurnInfo::default();
-        let mut anchors: HashMap<String, usize> = HashMap::new();
-        let mut seats_of_rows = Vec::new();
-        let mut row_tasks: Vec<&str> = Vec::new();
+    /// Stage 2, rows: every learner turn (policy slot 0, with sampled tokens) of every episode
+    /// that did not fail becomes a row scored by [`row_score`]; turns that do not fit the
+    /// context are counted and left out.
+    fn rows(&self, episodes: &[Episode]) -> Rows {
         let max_len = self.model_cfg.max_position_embeddings;
-        let mut over_context: HashMap<&str, usize> = HashMap::new();
-        let mut row_turns = Vec::new();
-        let mut row_trajectories = Vec::new();
+        let mut out = Rows::default();
+        let mut anchors: HashMap<String, usize> = HashMap::new();
         for (traj, e) in episodes.iter().enumerate() {
             if e.error.is_some() {
                 continue;
@@ -135,86 +183,96 @@ impl Trainer {
                     continue;
                 }
                 if t.prompt_ids.len() + t.response_ids.len() > max_len {
-                    *over_context.entry(e.spec.env.as_str()).or_default() += 1;
+                    *out.over_context.entry(e.spec.env.clone()).or_default() += 1;
                     continue;
                 }
-                row_turns.push(ti);
                 let mut ids = t.prompt_ids.clone();
                 ids.extend(&t.response_ids);
-                rows.push(Row {
-                    seq: Seq {
-                        ids,
-                        prompt_len: t.prompt_ids.len(),
-                        old_logprobs: t.logprobs.clone(),
-                        advantages: vec![],
-                    },
+                out.rows.push(Row {
+                    seq: Seq::turn(ids, t.prompt_ids.len(), t.logprobs.clone(), vec![]),
+                    group: e.spec.group,
+                    score: row_score(e, t, self.cfg.rl.invalid_penalty),
+                    seat: t.seat,
+                    task: e.spec.env.clone(),
+                    turn: ti,
+                    trajectory: traj,
                 });
-                groups.push(e.spec.group);
-                scores.push(row_score(e, t, rl.invalid_penalty));
-                seats_of_rows.push(t.seat);
-                row_tasks.push(&e.spec.env);
-                turn_info.trajectories.push(traj);
-                row_trajectories.push(traj);
-                turn_info.turns.push(ti as i64);
+                let info = &mut out.turn_info;
+                info.trajectories.push(traj);
+                info.turns.push(ti as i64);
                 let n = anchors.len();
-                turn_info.anchors.push(*anchors.entry(format!("{}|{}", e.spec.group, t.anchor)).or_insert(n));
-                turn_info.step_rewards.push(t.reward);
+                info.anchors.push(*anchors.entry(format!("{}|{}", e.spec.group, t.anchor)).or_insert(n));
+                info.step_rewards.push(t.reward);
             }
         }
-        let mut rec = Map::new();
-        rec.insert("phase".into(), json!("rl"));
-        rec.insert("step".into(), json!(s + 1));
-        self.episode_metrics(&episodes, &seats, &versus, &mut rec);
-        rec.insert("groups".into(), json!(sampled_groups));
-        rec.insert("rows".into(), json!(rows.len()));
-        let lr = lr_at(&rl.optim, s, rl.steps);
-        rec.insert("lr".into(), json!(lr));
-        if !rows.is_empty() {
-            let estimator: AdvantageEstimator = rl.estimator.parse()?;
-            let masks: Vec<Vec<f64>> = rows.iter().map(|r| vec![1.0; r.seq.response_len()]).collect();
-            let adv = if estimator == AdvantageEstimator::Rae {
-                // Baselines persist across steps (and checkpoints), as SPIRAL's RAE requires.
-                let task_ix: Vec<usize> = row_tasks.iter().map(|t| self.task_index(t)).collect();
-                let mut rae = RaeBaselines::with_entries(rl.rae_decay, &self.state.rae);
-                let a = rae.advantages(&task_ix, &seats_of_rows, &scores);
-                self.state.rae = rae.entries();
-                for &(task, seat, b) in &self.state.rae {
-                    let name = self.cfg.tasks.get(task).map_or("?", |t| t.name.as_str());
-                    rec.insert(format!("{name}/rae_baseline/seat{seat}"), json!(b));
-                }
-                let advantages = a.iter().zip(&masks).map(|(&x, m)| vec![x; m.len()]).collect();
-                gauntlet_algos::AdvantageOutput { advantages, returns: None }
-            } else {
-                let mut batch = AdvantageBatch::new(groups.clone(), scores.clone(), masks);
-                batch.seats = Some(seats_of_rows);
-                batch.turns = Some(turn_info);
-                let acfg = AdvantageConfig { per_seat: rl.per_seat, ..Default::default() };
-                estimator.compute(&batch, &acfg)?
-            };
-            let weights = match rl.turn_weight.as_str() {
-                "episode" => episode_weights(&row_trajectories),
-                _ => vec![1.0; rows.len()],
-            };
-            for ((r, a), w) in rows.iter_mut().zip(&adv.advantages).zip(&weights) {
-                r.seq.advantages = a.iter().map(|&x| (x * w) as f32).collect();
+        out
+    }
+
+    /// Stage 3, advantages: the configured estimator over the rows (RAE with its baselines kept
+    /// across steps and checkpoints, as SPIRAL's RAE requires), optionally weighted so every
+    /// episode weighs the same (`rl.turn_weight = "episode"`), written into each row's sequence;
+    /// the step's signal diagnostics go to `rec`.
+    fn advantages(
+        &mut self,
+        batch: &mut Rows,
+        rec: &mut Map<String, serde_json::Value>,
+    ) -> Result<(), TrainError> {
+        let rl = &self.cfg.rl;
+        let estimator: AdvantageEstimator = rl.estimator.parse()?;
+        let rows = &mut batch.rows;
+        let groups: Vec<usize> = rows.iter().map(|r| r.group).collect();
+        let scores: Vec<f64> = rows.iter().map(|r| r.score).collect();
+        let seats: Vec<usize> = rows.iter().map(|r| r.seat).collect();
+        let masks: Vec<Vec<f64>> = rows.iter().map(|r| vec![1.0; r.seq.response_len()]).collect();
+        let adv = if estimator == AdvantageEstimator::Rae {
+            let task_ix: Vec<usize> = rows.iter().map(|r| self.task_index(&r.task)).collect();
+            let mut rae = RaeBaselines::with_entries(rl.rae_decay, &self.state.rae);
+            let a = rae.advantages(&task_ix, &seats, &scores);
+            self.state.rae = rae.entries();
+            for &(task, seat, b) in &self.state.rae {
+                let name = self.cfg.tasks.get(task).map_or("?", |t| t.name.as_str());
+                rec.insert(format!("{name}/rae_baseline/seat{seat}"), json!(b));
             }
-            let facts: Vec<crate::diagnostics::RowFacts> = (0..rows.len())
-                .map(|i| crate::diagnostics::RowFacts {
-                    task: row_tasks[i],
-                    group: groups[i],
-                    score: scores[i],
-                    turn: row_turns[i],
-                    prompt_len: rows[i].seq.prompt_len,
-                    response_len: rows[i].seq.response_len(),
-                    advantage: adv.advantages[i].iter().sum::<f64>() / adv.advantages[i].len().max(1) as f64,
-                })
-                .collect();
-            let gigpo = estimator == AdvantageEstimator::Gigpo;
-            crate::diagnostics::record(&mut rec, &facts, &over_context, max_len, gigpo);
-            self.update(&rows, lr, &mut rec)?;
+            let advantages = a.iter().zip(&masks).map(|(&x, m)| vec![x; m.len()]).collect();
+            gauntlet_algos::AdvantageOutput { advantages, returns: None }
+        } else {
+            let mut input = AdvantageBatch::new(groups, scores, masks);
+            input.seats = Some(seats);
+            input.turns = Some(std::mem::take(&mut batch.turn_info));
+            let acfg = AdvantageConfig { per_seat: rl.per_seat, ..Default::default() };
+            estimator.compute(&input, &acfg)?
+        };
+        let weights = match rl.turn_weight.as_str() {
+            "episode" => episode_weights(&rows.iter().map(|r| r.trajectory).collect::<Vec<_>>()),
+            _ => vec![1.0; rows.len()],
+        };
+        for ((r, a), w) in rows.iter_mut().zip(&adv.advantages).zip(&weights) {
+            r.seq.advantages = a.iter().map(|&x| (x * w) as f32).collect();
         }
-        let every = rl.pool.snapshot_every;
-        if rl.opponent == "pool" && every > 0 && (s + 1).is_multiple_of(every) {
+        let facts: Vec<crate::diagnostics::RowFacts> = rows
+            .iter()
+            .zip(&adv.advantages)
+            .map(|(r, a)| crate::diagnostics::RowFacts {
+                task: &r.task,
+                group: r.group,
+                score: r.score,
+                turn: r.turn,
+                prompt_len: r.seq.prompt_len,
+                response_len: r.seq.response_len(),
+                advantage: a.iter().sum::<f64>() / a.len().max(1) as f64,
+            })
+            .collect();
+        let over: HashMap<&str, usize> = batch.over_context.iter().map(|(k, &v)| (k.as_str(), v)).collect();
+        let max_len = self.model_cfg.max_position_embeddings;
+        crate::diagnostics::record(rec, &facts, &over, max_len, estimator == AdvantageEstimator::Gigpo);
+        Ok(())
+    }
+
+    /// After the update: every `rl.pool.snapshot_every` steps of a pool run, a frozen copy of the
+    /// learner joins the opponent pool (saved under `checkpoints/pool/`).
+    fn snapshot_for_pool(&mut self, s: usize) -> Result<(), TrainError> {
+        let every = self.cfg.rl.pool.snapshot_every;
+        if self.cfg.rl.opponent == "pool" && every > 0 && (s + 1).is_multiple_of(every) {
             let dir = crate::opponents::snapshot_dir(&self.run_dir, s + 1);
             gauntlet_model::checkpoint::save_chat(
                 &dir,
@@ -227,9 +285,19 @@ impl Trainer {
             // A deep copy: the live model shares storage with the trained variables.
             let (chat, _, _) = gauntlet_model::checkpoint::load_chat(&dir, self.chat.model.device())?;
             self.pool.push((s + 1, chat));
-            let excess = self.pool.len().saturating_sub(rl.pool.keep);
+            let excess = self.pool.len().saturating_sub(self.cfg.rl.pool.keep);
             self.pool.drain(..excess);
         }
+        Ok(())
+    }
+
+    /// Stage 6, log: timings, the metrics line, and the progress-bar message.
+    fn log_step(
+        &mut self,
+        mut rec: Map<String, serde_json::Value>,
+        t0: Instant,
+        sample_secs: f64,
+    ) -> Result<String, TrainError> {
         rec.insert("sample_time_s".into(), json!(sample_secs));
         rec.insert("time_s".into(), json!(t0.elapsed().as_secs_f64()));
         let msg = format!(
@@ -242,9 +310,6 @@ impl Trainer {
         Ok(msg)
     }
 
-    /// Logits divided by `rl.temperature` (when it is neither 0 nor 1): the update scores each
-    /// token under the distribution the rollout drew it from, `softmax(z / T)`, whose
-    /// log-probabilities the rollout recorded (verl's actor divides its logits the same way).
     fn tempered(&self, logits: Tensor) -> candle_core::Result<Tensor> {
         let t = self.cfg.rl.temperature;
         if t > 0.0 && t != 1.0 {
@@ -254,30 +319,13 @@ impl Trainer {
         }
     }
 
-    /// Success flag and learner return of an episode (see [`learner_outcome`]).
-    fn outcome(
-        &self,
-        e: &Episode,
-        seats: &HashMap<String, usize>,
-        versus: &HashMap<usize, bool>,
-    ) -> (bool, f64) {
-        let vs = versus.get(&e.spec.group).copied().unwrap_or(false);
-        learner_outcome(e, seats.get(&e.spec.env).copied().unwrap_or(1), vs)
-    }
-
     fn task_index(&self, name: &str) -> usize {
         self.cfg.tasks.iter().position(|t| t.name == name).unwrap_or(usize::MAX)
     }
 
-    fn episode_metrics(
-        &self,
-        episodes: &[Episode],
-        seats: &HashMap<String, usize>,
-        versus: &HashMap<usize, bool>,
-        rec: &mut Map<String, serde_json::Value>,
-    ) {
+    fn episode_metrics(&self, episodes: &[Episode], rec: &mut Map<String, serde_json::Value>) {
         let n = episodes.len().max(1) as f64;
-        let outcomes: Vec<(bool, f64)> = episodes.iter().map(|e| self.outcome(e, seats, versus)).collect();
+        let outcomes: Vec<(bool, f64)> = episodes.iter().map(learner_outcome).collect();
         rec.insert("reward".into(), json!(outcomes.iter().map(|o| o.1).sum::<f64>() / n));
         rec.insert("success".into(), json!(outcomes.iter().filter(|o| o.0).count() as f64 / n));
         let lens: Vec<usize> = episodes
@@ -309,9 +357,11 @@ impl Trainer {
     }
 
     /// Policy-gradient updates on `rows` (epochs × mini-batches, micro-batched).
+    /// Stage 5, update: `ppo_epochs` passes of `mini_batches` optimiser steps over `seqs`, the
+    /// aggregation's denominator computed once per mini-batch and shared by its micro-batches.
     fn update(
         &mut self,
-        rows: &[Row],
+        mut seqs: Vec<Seq>,
         lr: f64,
         rec: &mut Map<String, serde_json::Value>,
     ) -> Result<(), TrainError> {
@@ -322,7 +372,6 @@ impl Trainer {
         let lcfg =
             PolicyLossConfig { clip_low: rl.clip_low, clip_high: rl.clip_high, agg, ..Default::default() };
         let dev = self.chat.model.device().clone();
-        let mut seqs: Vec<Seq> = rows.iter().map(|r| r.seq.clone()).collect();
         let recompute = rl.ppo_epochs > 1 || rl.mini_batches > 1;
         let micro_batch = if rl.train_micro_batch > 0 { rl.train_micro_batch } else { rl.micro_batch };
         let mut gap_sum = 0.0;
@@ -334,8 +383,8 @@ impl Trainer {
                 let lp = self.token_logprobs(&p)?.detach().to_vec2::<f32>()?;
                 for (&i, row) in chunk.iter().zip(lp) {
                     let s = &mut seqs[i];
-                    for k in 0..s.response_len() {
-                        let v = row[s.prompt_len + k - 1 - p.start];
+                    for (k, q) in s.trained_positions().into_iter().enumerate() {
+                        let v = row[q - 1 - p.start];
                         gap_sum += (v - s.old_logprobs[k]).abs() as f64;
                         gap_n += 1.0;
                         s.old_logprobs[k] = v;
@@ -355,7 +404,8 @@ impl Trainer {
             // Mini-batches in a seeded order that differs per epoch.
             let mut order: Vec<usize> = (0..n).collect();
             if epoch > 0 {
-                step_rng(self.cfg.seed, "rl-shuffle", self.state.rl_step * 64 + epoch).shuffle(&mut order);
+                Rng::new(sub_step_seed(self.cfg.seed, "rl-shuffle", self.state.rl_step, epoch, 64))
+                    .shuffle(&mut order);
             }
             for mb in order.chunks(per_mb) {
                 let mb_seqs: Vec<&Seq> = mb.iter().map(|&i| &seqs[i]).collect();
@@ -416,6 +466,41 @@ impl Trainer {
     }
 }
 
+/// Stage 4, pack: the rows become training sequences. Under [`Granularity::Trajectory`], the
+/// turns of one seat of one episode whose token record is append-only (each turn's prompt
+/// starts with the previous turn's prompt and response, as with `full_history`) merge into one
+/// sequence: the last turn's tokens, a loss span per turn, each turn's log-probs and advantages
+/// on its own span. Every other row stays a sequence of its own, in order, so a run whose
+/// conversations are windowed trains exactly as with [`Granularity::Turn`]. (The episode kernel's
+/// `Episode::sequences` applies the same rule to a recorded episode.)
+fn pack_sequences(rows: Vec<Row>, granularity: Granularity) -> Vec<Seq> {
+    if granularity == Granularity::Turn {
+        return rows.into_iter().map(|r| r.seq).collect();
+    }
+    let mut out: Vec<Seq> = Vec::with_capacity(rows.len());
+    let mut open: HashMap<(usize, usize), usize> = HashMap::new();
+    for r in rows {
+        let key = (r.trajectory, r.seat);
+        if let Some(&i) = open.get(&key) {
+            let prev = &mut out[i];
+            let extends = r.seq.prompt_len >= prev.ids.len() && r.seq.ids[..prev.ids.len()] == prev.ids[..];
+            if extends {
+                if prev.spans.is_empty() {
+                    prev.spans.push(prev.prompt_len..prev.ids.len());
+                }
+                prev.spans.push(r.seq.prompt_len..r.seq.ids.len());
+                prev.ids = r.seq.ids;
+                prev.old_logprobs.extend(r.seq.old_logprobs);
+                prev.advantages.extend(r.seq.advantages);
+                continue;
+            }
+        }
+        open.insert(key, out.len());
+        out.push(r.seq);
+    }
+    out
+}
+
 /// The training score of a learner turn's row: the seat's episode return, less
 /// `invalid_penalty` when the environment refused this turn (a format error or an illegal move).
 fn row_score(e: &Episode, t: &gauntlet_rollout::Turn, invalid_penalty: f64) -> f64 {
@@ -437,8 +522,8 @@ fn episode_weights(trajectory: &[usize]) -> Vec<f64> {
 
 #[cfg(test)]
 mod tests {
-    use super::{episode_weights, row_score};
-    use gauntlet_rollout::{Episode, EpisodeSpec, Finish, Turn};
+    use super::*;
+    use gauntlet_rollout::{Finish, Turn};
 
     fn turn(seat: usize, invalid: bool, format_error: bool) -> Turn {
         Turn {
@@ -459,6 +544,100 @@ mod tests {
         }
     }
 
+    /// Issue 34: on the same episodes, one sequence per conversation and one row per turn give
+    /// the same token-mean loss and the same gradients (to 1e-5), with per-turn advantages on
+    /// each turn's own tokens; the trajectory form encodes each history token once.
+    #[test]
+    fn trajectory_and_turn_aggregation_give_the_same_loss_and_gradients() {
+        use crate::batch::pack;
+        use candle_core::Device;
+        use gauntlet_algos::{aggregate::Normaliser, PolicyInputs, PolicyLoss, PolicyLossConfig};
+        use gauntlet_model::logprobs::token_logprobs;
+        let dev = Device::Cpu;
+        let (model, vm) =
+            gauntlet_model::checkpoint::new_model(&gauntlet_model::Config::tiny(32), &dev, 5).unwrap();
+        // Two episodes of three turns, each conversation append-only:
+        // [prompt][response][environment message][response]...
+        let mut rng = Rng::new(3);
+        let mut draw = |n: usize| -> Vec<u32> { (0..n).map(|_| rng.below(32) as u32).collect() };
+        let mut rows = vec![];
+        for traj in 0..2 {
+            let mut ids = draw(5);
+            for turn in 0..3 {
+                if turn > 0 {
+                    ids.extend(draw(3));
+                }
+                let prompt_len = ids.len();
+                ids.extend(draw(4));
+                let old: Vec<f32> = (0..4).map(|k| -3.0 - 0.1 * k as f32).collect();
+                let adv = vec![traj as f32 - 0.5 + 0.25 * turn as f32; 4];
+                rows.push(Row {
+                    seq: Seq::turn(ids.clone(), prompt_len, old, adv),
+                    group: 0,
+                    score: 0.0,
+                    seat: 0,
+                    task: "x".into(),
+                    turn,
+                    trajectory: traj,
+                });
+            }
+        }
+        let copy = |rows: &[Row]| -> Vec<Row> {
+            rows.iter().map(|r| Row { seq: r.seq.clone(), task: r.task.clone(), ..*r }).collect()
+        };
+        let per_turn = pack_sequences(copy(&rows), Granularity::Turn);
+        let whole = pack_sequences(copy(&rows), Granularity::Trajectory);
+        assert_eq!((per_turn.len(), whole.len()), (6, 2));
+        assert_eq!(whole[0].spans.len(), 3);
+        let loss_and_grads = |seqs: &[Seq]| -> (f64, Vec<Vec<f32>>) {
+            let refs: Vec<&Seq> = seqs.iter().collect();
+            let tokens: usize = seqs.iter().map(Seq::response_len).sum();
+            let p = pack(&refs, &dev).unwrap();
+            let (z, y) = p.logits_and_targets(&model).unwrap();
+            let lp = token_logprobs(&z, &y).unwrap();
+            let norm = Normaliser::new(tokens as f64, seqs.len() as f64, 4.0);
+            let inputs = PolicyInputs::new(&lp, &p.old_logprobs, &p.advantages, &p.mask);
+            let (loss, _) =
+                PolicyLoss::Vanilla.compute(&inputs, &PolicyLossConfig::default(), &norm).unwrap();
+            let grads = loss.backward().unwrap();
+            let data = vm.data().lock().unwrap();
+            let mut names: Vec<&String> = data.keys().collect();
+            names.sort();
+            let g = names
+                .iter()
+                .map(|n| {
+                    grads.get(data[*n].as_tensor()).unwrap().flatten_all().unwrap().to_vec1::<f32>().unwrap()
+                })
+                .collect();
+            (loss.to_dtype(DType::F64).unwrap().to_scalar::<f64>().unwrap(), g)
+        };
+        let (l_turn, g_turn) = loss_and_grads(&per_turn);
+        let (l_traj, g_traj) = loss_and_grads(&whole);
+        assert!((l_turn - l_traj).abs() < 1e-5, "{l_turn} vs {l_traj}");
+        for (a, b) in g_turn.iter().zip(&g_traj) {
+            for (x, y) in a.iter().zip(b) {
+                assert!((x - y).abs() < 1e-5, "{x} vs {y}");
+            }
+        }
+        // Tokens through the model: every turn re-encodes its history; the conversation once.
+        let encoded = |s: &[Seq]| s.iter().map(|q| q.ids.len()).sum::<usize>();
+        assert_eq!((encoded(&per_turn), encoded(&whole)), (2 * (9 + 16 + 23), 2 * 23));
+    }
+
+    /// Issue 32: sampling seeds of (step, round) or (step, epoch) never collide, however many
+    /// rounds or epochs a config asks for, and the first `stride` keep the old numbering.
+    #[test]
+    fn sub_step_seeds_never_collide_and_keep_the_old_numbering() {
+        use crate::trainer::{step_seed, sub_step_seed};
+        let mut seen = std::collections::HashSet::new();
+        for step in 0..40 {
+            for sub in 0..100 {
+                assert!(seen.insert(sub_step_seed(7, "rl-sample", step, sub, 16)), "({step}, {sub})");
+            }
+        }
+        assert_eq!(sub_step_seed(7, "rl-shuffle", 3, 5, 64), step_seed(7, "rl-shuffle", 3 * 64 + 5));
+    }
+
     #[test]
     fn refused_turns_score_below_their_episode_mates() {
         let spec = EpisodeSpec { env: "tic_tac_toe".into(), seed: 0, level: 1, group: 0 };
@@ -471,6 +650,7 @@ mod tests {
             truncated: false,
             error: None,
             conversations: vec![],
+            roster: gauntlet_rollout::Roster::self_play(&[0, 1]),
         };
         let scores: Vec<f64> = e.turns.iter().map(|t| row_score(&e, t, 0.5)).collect();
         assert_eq!(scores, vec![1.0, -1.5, 0.5]);

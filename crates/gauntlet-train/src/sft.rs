@@ -15,7 +15,7 @@ use serde_json::{json, Map};
 
 use crate::batch::{pack, Seq};
 use crate::optim::lr_at;
-use crate::trainer::{step_rng, step_seed, Trainer};
+use crate::trainer::{step_rng, sub_step_seed, Trainer};
 use crate::vocab::oracle_turns;
 use crate::TrainError;
 
@@ -69,7 +69,7 @@ impl Trainer {
             ids.extend(self.chat.tokenizer.encode(&turn.response)?);
             ids.extend(eos);
             if ids.len() <= max_len && ids.len() > prompt_len {
-                out.push(Seq { ids, prompt_len, old_logprobs: vec![], advantages: vec![] });
+                out.push(Seq::turn(ids, prompt_len, vec![], vec![]));
             }
         }
         out.truncate(limit);
@@ -86,7 +86,7 @@ impl Trainer {
         let mut seqs = Vec::new();
         for attempt in 0..8 {
             let specs = self.draw_problems(&mut rng, b, true);
-            let seed = step_seed(self.cfg.seed, "sft-oracle", s * 8 + attempt);
+            let seed = sub_step_seed(self.cfg.seed, "sft-oracle", s, attempt, 8);
             seqs.extend(self.sft_sequences(&specs, seed, b - seqs.len())?);
             if seqs.len() >= b {
                 break;

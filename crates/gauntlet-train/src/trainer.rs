@@ -86,6 +86,19 @@ pub(crate) fn step_seed(seed: u64, phase: &str, step: usize) -> u64 {
     splitmix64(seed ^ stable_hash(phase) ^ splitmix64(step as u64 + 1))
 }
 
+/// The seed of sub-stream `sub` (a resampling round, an epoch, an attempt) of step `step`:
+/// `step_seed(seed, phase, step * stride + sub)` while `sub < stride` (the numbering earlier
+/// releases used, kept so their runs reproduce to the bit), and beyond it a hash of
+/// `(step, sub)` under a phase of its own, so no two `(step, sub)` pairs share a stream whatever
+/// `max_resample_rounds` or `ppo_epochs` is.
+pub(crate) fn sub_step_seed(seed: u64, phase: &str, step: usize, sub: usize, stride: usize) -> u64 {
+    if sub < stride {
+        step_seed(seed, phase, step * stride + sub)
+    } else {
+        splitmix64(step_seed(seed, &format!("{phase}/sub"), step) ^ splitmix64(sub as u64 + 1))
+    }
+}
+
 /// The RNG of one step of one phase.
 pub(crate) fn step_rng(seed: u64, phase: &str, step: usize) -> Rng {
     Rng::new(step_seed(seed, phase, step))
@@ -273,6 +286,19 @@ impl Trainer {
                 self.state.moments_from = self.opt.moments_from;
             }
             self.opt.set_config(self.cfg.rl.optim.clone());
+            if self.cfg.rl.aggregation == gauntlet_rollout::Granularity::Trajectory && !self.cfg.full_history
+            {
+                let multi = self.cfg.tasks.iter().any(|t| {
+                    gauntlet_rollout::make_env(&t.name)
+                        .is_ok_and(|e| e.spec().kind != gauntlet_core::EnvKind::SingleTurn)
+                });
+                if multi {
+                    progress.note(
+                        "rl.aggregation = \"trajectory\": the conversations are windowed (full_history = false), \
+                         so multi-turn episodes train one row per turn",
+                    );
+                }
+            }
             progress.start("rl", rl_steps as u64, self.state.rl_step as u64);
             while self.state.rl_step < rl_steps {
                 let line = self.rl_step()?;
@@ -326,10 +352,9 @@ impl Trainer {
     /// episodes go to `samples/NAME.jsonl`.
     fn report_eval(&mut self, name: &str, progress: &mut dyn Progress) -> Result<(), TrainError> {
         let (rows, episodes) = self.logged_eval(name)?;
-        let versus = self.cfg.eval.opponent != "self";
         let mut text = String::new();
         for e in &episodes {
-            let line = eval::sample_line(e, gauntlet_rollout::seats(&e.spec.env), versus);
+            let line = eval::sample_line(e);
             text += &format!("{line}\n");
         }
         let path = self.run_dir.join("samples").join(format!("{name}.jsonl"));

@@ -149,6 +149,69 @@ fn a_killed_run_resumes_to_the_same_metrics_and_eval_reproduces_the_report() {
     assert_eq!(ours["results"], summary["evals"]["after_rl"]);
 }
 
+/// Issue 32: `gauntlet eval --policy local:RUN` plays a run's games against the run's evaluation
+/// opponent (`eval.opponent`), with the learner at the seat the trainer gave it, so it reproduces
+/// the run's reported game numbers (it used to play them in self-play).
+#[test]
+fn eval_reproduces_a_self_play_runs_game_numbers_against_its_opponent() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("g.toml");
+    let run = dir.path().join("g");
+    std::fs::write(
+        &cfg,
+        format!(
+            r#"run_dir = "{}"
+threads = 1
+[model]
+hidden_size = 32
+num_hidden_layers = 1
+num_attention_heads = 2
+intermediate_size = 64
+max_position_embeddings = 512
+[[tasks]]
+name = "tic_tac_toe"
+[sft]
+steps = 6
+batch_size = 3
+[rl]
+steps = 1
+prompts_per_step = 2
+group_size = 2
+max_tokens = 8
+opponent = "self"
+[eval]
+n = 8
+max_tokens = 8
+opponent = "random"
+"#,
+            run.display()
+        ),
+    )
+    .unwrap();
+    ok(&["train", "--config", cfg.to_str().unwrap()]);
+    let out_json = dir.path().join("eval.json");
+    ok(&["eval", "--policy", &format!("local:{}", run.display()), "-o", out_json.to_str().unwrap()]);
+    let ours: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out_json).unwrap()).unwrap();
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("report/summary.json")).unwrap()).unwrap();
+    assert_eq!(ours["opponent"], "random");
+    assert_eq!(ours["results"], summary["evals"]["after_rl"]);
+    // Self-play is a different evaluation (both seats are the learner's).
+    let self_json = dir.path().join("self.json");
+    ok(&[
+        "eval",
+        "--policy",
+        &format!("local:{}", run.display()),
+        "--opponent",
+        "self",
+        "-o",
+        self_json.to_str().unwrap(),
+    ]);
+    let selfplay: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&self_json).unwrap()).unwrap();
+    assert_eq!(selfplay["opponent"], "self");
+}
+
 #[test]
 fn eval_scores_scripted_policies_on_tasks_and_environments() {
     let out = ok(&[

@@ -100,6 +100,11 @@ pub struct EvalArgs {
     /// Sampling seed (default: the run's evaluation seed, so a run's reported numbers reproduce).
     #[arg(long)]
     seed: Option<u64>,
+    /// Who plays every other seat of a game: `random`, `oracle` or `self` (the evaluated policy
+    /// at every seat). Default: a run's `eval.opponent` (so `local:RUN` reproduces the run's game
+    /// numbers), else `self`. The evaluated policy takes seat `problem mod seats`.
+    #[arg(long)]
+    opponent: Option<String>,
     /// Sequences sampled together.
     #[arg(long, default_value_t = 32)]
     batch: usize,
@@ -195,6 +200,10 @@ pub fn exec(args: EvalArgs) -> anyhow::Result<()> {
         }
     }
     let ev = run_cfg.as_ref().map(|c| c.eval.clone());
+    let opponent = args.opponent.clone().or(ev.as_ref().map(|e| e.opponent.clone())).unwrap_or("self".into());
+    if !gauntlet_train::config::OPPONENTS.contains(&opponent.as_str()) {
+        bail!("--opponent must be one of {}, got `{opponent}`", gauntlet_train::config::OPPONENTS.join(", "));
+    }
     let n = args.n.or(ev.as_ref().map(|e| e.n)).unwrap_or(64);
     let k = args.k.or(ev.as_ref().map(|e| e.k)).unwrap_or(1);
     let temperature = args.temperature.or(ev.as_ref().map(|e| e.temperature)).unwrap_or(1.0);
@@ -247,7 +256,7 @@ pub fn exec(args: EvalArgs) -> anyhow::Result<()> {
     };
     let name = lanes[0].name();
     eprintln!(
-        "evaluating {name} on {} ({} problems × {} samples each, temperature {temperature})",
+        "evaluating {name} on {} ({} problems × {} samples each, temperature {temperature}; games against {opponent})",
         tasks.iter().map(|(t, l)| format!("{t}@L{l}")).collect::<Vec<_>>().join(", "),
         n,
         k
@@ -300,7 +309,8 @@ pub fn exec(args: EvalArgs) -> anyhow::Result<()> {
     {
         let mut refs: Vec<&mut (dyn Policy + Send)> =
             lanes.iter_mut().map(|b| -> &mut (dyn Policy + Send) { b.as_mut() }).collect();
-        eval::run_items(&mut refs, &todo, eval::HELD_OUT_BASE, args.concurrency, &opts, &mut |r| {
+        let vs = Some(opponent.as_str()).filter(|o| *o != "self");
+        eval::run_items(&mut refs, &todo, eval::HELD_OUT_BASE, args.concurrency, &opts, vs, &mut |r| {
             if r.error.is_some() {
                 failed += 1;
                 pb.set_message(format!("{failed} failed"));
@@ -341,8 +351,8 @@ pub fn exec(args: EvalArgs) -> anyhow::Result<()> {
         }
     }
     if let Some(out) = &args.output {
-        let json = serde_json::json!({ "policy": name, "temperature": temperature, "max_tokens": max_tokens,
-            "seed": seed, "results": rows });
+        let json = serde_json::json!({ "policy": name, "opponent": opponent, "temperature": temperature,
+            "max_tokens": max_tokens, "seed": seed, "results": rows });
         crate::io::write_atomic(out, serde_json::to_string_pretty(&json)?.as_bytes())
             .with_context(|| format!("cannot write `{}`", out.display()))?;
     }

@@ -4,6 +4,7 @@
 //! and [`cas`] (an exact computer-algebra system for the calculus families).
 
 pub mod cas;
+pub mod coordinate_geometry;
 pub mod differentiation;
 pub mod integration;
 pub mod linear_system;
@@ -24,5 +25,6 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(linear_system::LinearSystem),
         Arc::new(differentiation::Differentiation),
         Arc::new(integration::Integration),
+        Arc::new(coordinate_geometry::CoordinateGeometry),
     ]
 }

@@ -6,7 +6,9 @@
 #[allow(clippy::module_inception)]
 pub mod graph;
 pub mod graph_coloring;
+pub mod graph_isomorphism;
 pub mod hamiltonian_path;
+pub mod largest_island;
 pub mod nl_navigation;
 pub mod shortest_path;
 pub mod topological_order;
@@ -24,5 +26,7 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(topological_order::TopologicalOrder),
         Arc::new(nl_navigation::NlNavigation),
         Arc::new(word_ladder::WordLadder),
+        Arc::new(graph_isomorphism::GraphIsomorphism),
+        Arc::new(largest_island::LargestIsland),
     ]
 }

@@ -4,6 +4,7 @@
 pub mod binairo;
 pub mod binairo_solver;
 pub mod calcudoku;
+pub mod dominosa;
 pub mod futoshiki;
 pub mod futoshiki_solver;
 pub mod hashi;
@@ -22,6 +23,7 @@ pub mod star_battle;
 pub mod sudoku;
 pub mod sudoku_engine;
 pub mod sudoku_geom;
+pub mod survo;
 pub mod tents;
 
 use gauntlet_core::DynTask;
@@ -47,6 +49,8 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(hashi::Hashi),
         Arc::new(slitherlink::Slitherlink),
         Arc::new(norinori::Norinori),
+        Arc::new(dominosa::Dominosa),
+        Arc::new(survo::Survo),
     ]
 }
 

@@ -2,6 +2,7 @@
 //! transduction, number sequences, and operators known only from their values.
 
 pub mod arc_1d;
+pub mod blicket;
 pub mod custom_operator;
 pub mod list_functions;
 pub mod number_sequence;
@@ -18,5 +19,6 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(string_transduction::StringTransduction),
         Arc::new(number_sequence::NumberSequence),
         Arc::new(custom_operator::CustomOperator),
+        Arc::new(blicket::Blicket),
     ]
 }

@@ -7,6 +7,7 @@ pub mod circuit_logic;
 pub mod claim;
 pub mod dyck_error;
 pub mod dyck_language;
+pub mod egocentric_navigation;
 pub mod fol_entailment;
 pub mod formula;
 pub mod interval_reasoning;
@@ -41,6 +42,7 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(fol_entailment::FolEntailment),
         Arc::new(self_reference::SelfReference),
         Arc::new(belief_tracking::BeliefTracking),
+        Arc::new(egocentric_navigation::EgocentricNavigation),
     ]
 }
 

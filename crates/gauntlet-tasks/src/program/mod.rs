@@ -6,6 +6,7 @@ pub mod brainfuck;
 pub mod cfg_parse;
 pub mod code_execution;
 pub mod game_of_life;
+pub mod matrix_manipulation;
 pub mod mini;
 pub mod regex;
 pub mod regex_induction;
@@ -25,5 +26,6 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(regex_induction::RegexInduction),
         Arc::new(cfg_parse::CfgParse),
         Arc::new(term_rewriting::TermRewriting),
+        Arc::new(matrix_manipulation::MatrixManipulation),
     ]
 }

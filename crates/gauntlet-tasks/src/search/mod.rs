@@ -4,6 +4,7 @@
 pub mod board;
 pub mod cube2;
 pub mod light_up;
+pub mod lights_out;
 pub mod maze;
 pub mod minesweeper;
 pub mod minesweeper_solver;
@@ -19,5 +20,6 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(minesweeper::Minesweeper),
         Arc::new(light_up::LightUp),
         Arc::new(rubiks_2x2::Rubiks2x2),
+        Arc::new(lights_out::LightsOut),
     ]
 }

@@ -2,9 +2,12 @@
 //! verified by simulating it (so every valid plan is accepted).
 
 pub mod blocksworld;
+pub mod cyclic_shift;
 pub mod hanoi;
+pub mod knight_swap;
 pub mod moves;
 pub mod peg_solitaire;
+pub mod quantum_lock;
 pub mod rush_hour;
 pub mod sliding_puzzle;
 pub mod sokoban;
@@ -26,5 +29,8 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(blocksworld::Blocksworld),
         Arc::new(rush_hour::RushHour),
         Arc::new(peg_solitaire::PegSolitaire),
+        Arc::new(quantum_lock::QuantumLock),
+        Arc::new(knight_swap::KnightSwap),
+        Arc::new(cyclic_shift::CyclicShift),
     ]
 }

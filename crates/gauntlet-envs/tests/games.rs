@@ -35,8 +35,22 @@ const SLOW: &[&str] = &[
     "ultimate_tic_tac_toe",
 ];
 
-/// General-sum games (the others must sum to zero).
-const GENERAL_SUM: &[&str] = &["negotiation", "prisoners_dilemma"];
+/// General-sum games (the others must sum to zero); cooperative worlds (one team) too.
+const GENERAL_SUM: &[&str] = &[
+    "negotiation",
+    "prisoners_dilemma",
+    "stag_hunt",
+    "hanabi",
+    "referential_game",
+    "split_facts",
+    "planner_worker",
+    "door_and_plates",
+    "meeting",
+    "tiny_hanabi",
+    "split_gather",
+    "split_logic",
+    "focal_point",
+];
 
 /// Play one episode, observing before every move and answering inside `<answer>` tags.
 /// Returns the returns, the success flag and the number of moves.
@@ -234,7 +248,14 @@ fn bad_moves_are_reprompted_then_forfeit() {
         assert!(fb.done && !fb.truncated, "{}: {fb:?}", e.name);
         assert_eq!(env.to_act(), None);
         let r = env.returns();
-        let expected = if e.name == "negotiation" { [0.0, 0.5] } else { [-1.0, 1.0] };
+        // A cooperative world's forfeit costs the whole team.
+        let expected = if e.name == "negotiation" {
+            [0.0, 0.5]
+        } else if env.teams()[0] == env.teams()[1] {
+            [-1.0, -1.0]
+        } else {
+            [-1.0, 1.0]
+        };
         assert_eq!(r[seat.0], expected[0], "{}", e.name);
         assert_eq!(r[1 - seat.0], expected[1], "{}", e.name);
         let after = env.act(seat, "<answer>1</answer>");

@@ -92,6 +92,11 @@ pub trait Game: Send + Sized + 'static {
             returns[0] > 0.0
         }
     }
+    /// The team of each seat, [`Game::SEATS`] of them ([`Env::teams`]): seats with the same
+    /// number share a team and its reward. Default: every seat its own team.
+    fn teams() -> Vec<usize> {
+        (0..Self::SEATS).collect()
+    }
     /// A uniformly random legal move. The default draws from [`Game::legal`]; games with many
     /// moves override it to skip building the list.
     fn random_move(&self, rng: &mut Rng) -> String {
@@ -319,6 +324,10 @@ impl<G: Game> Env for GameEnv<G> {
 
     fn returns(&self) -> Vec<f64> {
         self.returns.to_vec()
+    }
+
+    fn teams(&self) -> Vec<usize> {
+        G::teams()
     }
 }
 

@@ -6,16 +6,31 @@
 
 Environments and games go through TRL's environment_factory (the model acts by tool calls; its
 chat template must support them, e.g. Qwen2.5/Qwen3 instruct models); tasks through gauntlet's
-reward functions. Everything gauntlet-side is deterministic per seed.
+reward functions. Everything gauntlet-side is deterministic per seed. On a machine without a
+GPU it trains on the CPU in float32 (slowly: use a small model and a few steps); `--cpu` forces
+that.
 """
 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from trl import GRPOConfig, GRPOTrainer
 
 import gauntlet.trl
+
+
+def device_options(force_cpu: bool = False) -> dict[str, Any]:
+    """GRPOConfig options for this machine: bf16 on a GPU that has it, fp16 on an older GPU,
+    float32 on the CPU (TRL refuses bf16 there: "Your setup doesn't support bf16/gpu")."""
+    import torch
+
+    if force_cpu or not torch.cuda.is_available():
+        return {"bf16": False, "fp16": False, "use_cpu": True}
+    if torch.cuda.is_bf16_supported():
+        return {"bf16": True, "fp16": False}
+    return {"bf16": False, "fp16": True}
 
 
 def main() -> None:
@@ -26,7 +41,10 @@ def main() -> None:
     p.add_argument("--size", type=int, default=512, help="training prompts (episodes or rows)")
     p.add_argument("--steps", type=int, default=100)
     p.add_argument("--out", default="trl-out")
+    p.add_argument("--cpu", action="store_true", help="train on the CPU even when a GPU is present")
     a = p.parse_args()
+    device = device_options(a.cpu)
+    print(f"training on {'the CPU' if device.get('use_cpu') else 'the GPU'}: {device}")
 
     # One object gives the trainer its dataset, reward functions and (for environments) the
     # environment class whose tools are the environment's actions.
@@ -39,6 +57,7 @@ def main() -> None:
         max_completion_length=512,  # for environments: the whole multi-turn episode
         logging_steps=1,
         report_to="none",
+        **device,
     )
     trainer = GRPOTrainer(model=a.model, args=args, **spec.kwargs())
     trainer.train()

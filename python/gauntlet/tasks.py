@@ -16,6 +16,7 @@ on row ``i``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -23,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple, overload
 
 from . import _core
-from .errors import BadRowError, ConfigError
+from .errors import BadRowError, ConfigError, InvalidLevelError
 
 __all__ = [
     "CompositeDataset",
@@ -34,6 +35,7 @@ __all__ = [
     "generate",
     "generate_jsonl",
     "get_score_answer_fn",
+    "list_aliases",
     "list_tasks",
     "rows",
     "task_info",
@@ -62,18 +64,84 @@ def list_tasks() -> list[str]:
     return [s["name"] for s in _core.task_specs()]
 
 
+_ALIASES: dict[str, dict[str, Any]] = {}
+
+
+def list_aliases() -> list[dict[str, Any]]:
+    """reasoning-gym's family names that gauntlet serves, as dicts: ``name`` (reasoning-gym's),
+    ``family`` (gauntlet's), ``level`` (the level nearest reasoning-gym's default
+    configuration, used when no level is given), ``differs`` (what is not the same) and
+    ``keys`` (reasoning-gym configuration keys that choose a level)."""
+    return [dict(a) for a in _core.task_aliases()]
+
+
+def _renames(source: str) -> dict[str, str]:
+    """Problem fields that reasoning-gym's entries of ``source`` name differently."""
+    alias = _alias(source)
+    return dict(alias.get("fields") or {}) if alias else {}
+
+
+def _alias(name: str) -> dict[str, Any] | None:
+    if not _ALIASES:
+        _ALIASES.update((a["name"], a) for a in _core.task_aliases())
+    return _ALIASES.get(name.strip().lower().replace("-", "_")) if isinstance(name, str) else None
+
+
 def task_info(name: str) -> dict[str, Any]:
     """The family's spec: name, category, description, levels (5 strings), answer_format."""
     canonical = _core.canonical_task(name)
     return next(s for s in _core.task_specs() if s["name"] == canonical)
 
 
-def _respond(answer: str | None) -> str:
-    """A bare answer (reasoning-gym style) wrapped as the response the verifier extracts from;
-    a response that already has an ``<answer>`` block is scored as it is."""
+_EXTRACTS = (None, "answer", "boxed", "fenced")
+
+
+def _check_extract(extract: str | None) -> str | None:
+    if extract not in _EXTRACTS:
+        err = ConfigError(f"extract must be None, 'answer', 'boxed' or 'fenced', got {extract!r}")
+        err.field = "extract"
+        raise err
+    return None if extract == "answer" else extract
+
+
+def _missing(extract: str) -> Verdict:
+    what = "\\boxed{…}" if extract == "boxed" else "fenced code block"
+    return Verdict(0.0, False, True, f"unparsable: no {what}")
+
+
+def _from_response(response: str | None, extract: str | None) -> str | None:
+    """The response the verifier reads, for entry points that take a full response: unchanged,
+    or with ``extract="boxed"``/``"fenced"`` the last such block moved into an ``<answer>``
+    block (``None`` when the response has none)."""
+    text = "" if response is None else str(response)
+    if extract is None:
+        return text
+    found = _core.extract(text, extract)
+    return None if found is None else f"<answer>{found}</answer>"
+
+
+def _score_responses(
+    names: list[str], problems: list[str], responses: list[str], threads: int, extract: str | None
+) -> list[tuple[float, bool, bool, str]]:
+    """Verdicts of full responses (the verl and TRL entry points), read as :func:`verify` reads
+    them; one GIL-free call on ``threads`` Rust threads."""
+    extract = _check_extract(extract)
+    if extract is None:
+        return _core.score_batch(names, problems, responses, threads)
+    moved = [_from_response(r, extract) for r in responses]
+    verdicts = _core.score_batch(names, problems, ["" if m is None else m for m in moved], threads)
+    return [tuple(_missing(extract)) if m is None else v for v, m in zip(verdicts, moved, strict=True)]
+
+
+def _respond(answer: str | None, extract: str | None = None) -> str | None:
+    """The answer-taking entry points (``score_answer``, ``dataset.verify``): a bare answer is
+    wrapped as the response the verifier extracts from; a text that already has an
+    ``<answer>`` block is scored on its last block."""
     if answer is None:
         return ""
     text = str(answer)
+    if extract is not None:
+        return _from_response(text, extract)
     return text if "<answer>" in text.lower() else f"<answer>{text}</answer>"
 
 
@@ -90,8 +158,52 @@ def _problem_of(entry: Mapping[str, Any]) -> tuple[str, str]:
         raise err from None
 
 
-def _score_entry(answer: str | None, entry: Mapping[str, Any]) -> float:
-    return _core.score_entry(answer, entry)
+def _score_entry(answer: str | None, entry: Mapping[str, Any], *, extract: str | None = None) -> float:
+    if extract is None:
+        return _core.score_entry(answer, entry)
+    return _verify_answer(answer, entry, extract).reward
+
+
+def _number(key: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        err = ConfigError(f"option `{key}` must be a number, got {value!r}")
+        err.field = key
+        raise err
+    return float(value)
+
+
+def _resolve_level(name: str, level: Any, cfg: Mapping[str, Any]) -> int:
+    """The level of a dataset of ``name``: ``level`` when given; else the one reasoning-gym's
+    configuration keys in ``cfg`` choose; else, for a reasoning-gym name, the level nearest its
+    default configuration; else 1. Options a family does not take raise ``ConfigError``
+    listing the ones it does."""
+    alias = _alias(name)
+    if cfg and alias is None:
+        keys = ", ".join(f"`{k}`" for k in sorted(cfg))
+        err = ConfigError(
+            f"unknown dataset option(s) {keys}: `{name}` is not a reasoning-gym name, so it takes "
+            "only `level=1..5` (see gauntlet.task_info(name)['levels'] for what each level means)"
+        )
+        err.field = sorted(cfg)[0]
+        raise err
+    if level is not None:
+        if cfg:
+            keys = ", ".join(f"`{k}`" for k in sorted(cfg))
+            raise ConfigError(f"give either `level=` or reasoning-gym options ({keys}), not both")
+        return _check_level(level)
+    if cfg:
+        chosen = _core.alias_level(name, [(k, _number(k, v)) for k, v in cfg.items()])
+        if chosen is not None:
+            return int(chosen)
+    return int(alias["level"]) if alias is not None else 1
+
+
+def _check_level(level: Any) -> int:
+    if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 5:
+        err = InvalidLevelError(f"level must be an integer in 1..=5, got {level!r}")
+        err.field = "level"
+        raise err
+    return level
 
 
 def _check_cfg(cfg: Mapping[str, Any]) -> None:
@@ -113,25 +225,63 @@ def _check_seed(seed: int | None) -> int:
     if seed is None:
         return 0
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
-        raise ConfigError(f"seed must be an integer in [0, 2**64), got {seed!r}")
+        err = ConfigError(f"seed must be an integer in [0, 2**64), got {seed!r}")
+        err.field = "seed"
+        raise err
     return seed
 
 
-def _entry(name: str, index: int, seed: int, level: int, item: tuple[str, str, str]) -> dict[str, Any]:
+def _check_count(count: Any) -> int:
+    if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count < 2**64:
+        err = ConfigError(f"count must be an integer >= 0, got {count!r}")
+        err.field = "count"
+        raise err
+    return count
+
+
+def _check_threads(threads: Any) -> int:
+    if not isinstance(threads, int) or isinstance(threads, bool) or not 0 <= threads <= 4096:
+        err = ConfigError(f"threads must be an integer in 0..=4096 (0: one per core), got {threads!r}")
+        err.field = "threads"
+        raise err
+    return threads
+
+
+_RESERVED = frozenset({"source_dataset", "source_index", "task", "seed", "level", "difficulty", "problem"})
+
+
+def _entry(
+    name: str,
+    index: int,
+    seed: int,
+    level: int,
+    item: tuple[str, str, str],
+    source: str | None = None,
+    renames: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
     prompt, problem, answer = item
-    return {
-        "question": prompt,
-        "answer": answer,
-        "metadata": {
-            "source_dataset": name,
-            "source_index": index,
-            "task": name,
-            "seed": seed,
-            "level": level,
-            "difficulty": {"level": level},
-            "problem": problem,
-        },
+    meta: dict[str, Any] = {
+        "source_dataset": source or name,
+        "source_index": index,
+        "task": name,
+        "seed": seed,
+        "level": level,
+        "difficulty": {"level": level},
+        "problem": problem,
     }
+    # The family's own fields by name (`numbers`, `target`, `grid`, ...), as reasoning-gym's
+    # entries carry theirs; the keys above win where a name is shared.
+    with contextlib.suppress(ValueError):
+        fields = json.loads(problem)
+        if isinstance(fields, dict):
+            for k, v in fields.items():
+                if k not in _RESERVED:
+                    meta[k] = v
+            # ... and under reasoning-gym's name for it, where that differs.
+            for ours, theirs in (renames or {}).items():
+                if ours in fields and theirs not in meta:
+                    meta[theirs] = fields[ours]
+    return {"question": prompt, "answer": answer, "metadata": meta}
 
 
 class _LazyDataset:
@@ -164,46 +314,83 @@ class _LazyDataset:
         for start in range(0, self.size, _CHUNK):
             yield from self._make(range(start, min(start + _CHUNK, self.size)))
 
-    def score_answer(self, answer: str | None, entry: Mapping[str, Any]) -> float:
-        """Reward in [0, 1] of ``answer`` (a bare answer, or a response with an ``<answer>``
-        block) for ``entry``: the verifier checks validity, so any correct answer scores 1.0."""
-        return _core.score_entry(answer, entry)
+    def score_answer(self, answer: str | None, entry: Mapping[str, Any], *, extract: str | None = None) -> float:
+        """Reward in [0, 1] of ``answer`` for ``entry``. Like reasoning-gym, ``answer`` is the
+        already-extracted answer; a text with an ``<answer>`` block is scored on its last
+        block. ``extract="boxed"`` reads the last ``\\boxed{…}`` instead. The verifier checks
+        validity, so any correct answer scores 1.0."""
+        if extract is None:
+            return _core.score_entry(answer, entry)
+        return self.verify(answer, entry, extract=extract).reward
 
-    def verify(self, answer: str | None, entry: Mapping[str, Any]) -> Verdict:
-        """The full verdict (reward, correct, format_error, reason) of ``answer`` for ``entry``."""
-        task, problem = _problem_of(entry)
-        return Verdict(*_core.score(task, problem, _respond(answer)))
+    def verify(self, answer: str | None, entry: Mapping[str, Any], *, extract: str | None = None) -> Verdict:
+        """The full verdict (reward, correct, format_error, reason) of ``answer`` for ``entry``,
+        read as :meth:`score_answer` reads it."""
+        return _verify_answer(answer, entry, extract)
+
+
+def _verify_answer(answer: str | None, entry: Mapping[str, Any], extract: str | None) -> Verdict:
+    extract = _check_extract(extract)
+    task, problem = _problem_of(entry)
+    response = _respond(answer, extract)
+    if response is None:
+        return _missing(str(extract))
+    v = Verdict(*_core.score(task, problem, response))
+    text = "" if answer is None else str(answer)
+    if v.format_error and extract is None and text.strip() and "<answer>" not in text.lower():
+        hint = " (the text has no <answer>…</answer> block, so all of it was read as the answer)"
+        v = v._replace(reason=v.reason + hint)
+    return v
 
 
 class ProceduralDataset(_LazyDataset):
     """``size`` generated problems of one family at one level; entry ``i`` has seed ``seed + i``.
 
+    ``name`` is a gauntlet family or a reasoning-gym name (:func:`list_aliases`); ``config``
+    holds reasoning-gym options that choose the level (``min_empty=30``). ``dataset.config``
+    is the configuration in effect (``size``, ``seed``, ``level`` and the options given).
     Indexable (ints, negative ints, slices), iterable, ``len()``-able and picklable (only the
     arguments are pickled; entries are regenerated, identically, on the other side).
     """
 
-    def __init__(self, name: str, size: int = 500, seed: int | None = 0, level: int = 1, threads: int = 0):
+    def __init__(
+        self,
+        name: str,
+        size: int = 500,
+        seed: int | None = 0,
+        level: int | None = None,
+        threads: int = 0,
+        config: Mapping[str, Any] | None = None,
+    ):
         self.name = _core.canonical_task(name)
+        self.source = name.strip().lower().replace("-", "_") if _alias(name) else self.name
+        self.options = dict(config or {})
         self.size = _check_size(size)
         self.seed = _check_seed(seed)
-        self.level = level
-        self.threads = threads
-        _core.generate_entries(self.name, [], level)  # validates the level now, not on first read
+        self.level = _resolve_level(name, level, self.options)
+        self.threads = _check_threads(threads)
+        self.config: dict[str, Any] = {**self.options, "size": self.size, "seed": self.seed, "level": self.level}
 
     def _make(self, indices: Sequence[int]) -> list[dict[str, Any]]:
         seeds = [(self.seed + i) % 2**64 for i in indices]
         items = _core.generate_entries(self.name, seeds, self.level, self.threads)
-        return [_entry(self.name, i, s, self.level, it) for i, s, it in zip(indices, seeds, items, strict=True)]
+        renames = _renames(self.source)
+        return [
+            _entry(self.name, i, s, self.level, it, self.source, renames)
+            for i, s, it in zip(indices, seeds, items, strict=True)
+        ]
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (ProceduralDataset, (self.name, self.size, self.seed, self.level, self.threads))
+        return (ProceduralDataset, (self.source, self.size, self.seed, self.level, self.threads))
 
     def __repr__(self) -> str:
         return f"ProceduralDataset({self.name!r}, size={self.size}, seed={self.seed}, level={self.level})"
 
 
 class DatasetSpec(NamedTuple):
-    """One member of a composite dataset (reasoning-gym's ``DatasetSpec`` shape, plus ``level``)."""
+    """One member of a composite dataset: reasoning-gym's ``DatasetSpec(name, weight, config)``,
+    plus ``level``. ``config`` takes reasoning-gym's options for the family (they choose the
+    level) or ``{"level": n}``."""
 
     name: str
     weight: float = 1.0
@@ -217,11 +404,16 @@ def _spec(s: Any) -> DatasetSpec:
     if isinstance(s, Mapping):
         extra = set(s) - {"name", "weight", "config", "level"}
         if extra:
-            raise ConfigError(f"composite member has unknown key(s) {sorted(extra)}; use name, weight, level")
-        return DatasetSpec(s["name"], float(s.get("weight", 1.0)), s.get("config") or {}, s.get("level"))
+            raise ConfigError(f"composite member has unknown key(s) {sorted(extra)}; use name, weight, config, level")
+        if "name" not in s:
+            raise ConfigError("composite member needs a `name`")
+        return DatasetSpec(s["name"], _number("weight", s.get("weight", 1.0)), s.get("config") or {}, s.get("level"))
     if hasattr(s, "name"):
         return DatasetSpec(
-            s.name, float(getattr(s, "weight", 1.0)), getattr(s, "config", {}) or {}, getattr(s, "level", None)
+            s.name,
+            _number("weight", getattr(s, "weight", 1.0)),
+            getattr(s, "config", {}) or {},
+            getattr(s, "level", None),
         )
     raise ConfigError(f"composite member must be a name, a dict or a DatasetSpec, got {type(s).__name__}")
 
@@ -230,28 +422,43 @@ class CompositeDataset(_LazyDataset):
     """Entries drawn from several families by weight, each at its own level.
 
     Entry ``i`` comes from the member chosen by a seeded draw (a pure function of ``seed``, the
-    weights and ``i``) and is that family's instance of seed ``seed + i``.
+    weights and ``i``) and is that family's instance of seed ``seed + i``. ``datasets`` may
+    also be a :class:`gauntlet.composite.CompositeConfig` (reasoning-gym's shape), whose
+    ``size`` and ``seed`` then apply.
     """
 
     def __init__(
-        self, datasets: Iterable[Any], size: int = 500, seed: int | None = 0, level: int = 1, threads: int = 0
+        self, datasets: Any, size: int = 500, seed: int | None = 0, level: int | None = None, threads: int = 0
     ):
+        if hasattr(datasets, "datasets") and not isinstance(datasets, (str, Mapping)):
+            size = getattr(datasets, "size", size)
+            seed = getattr(datasets, "seed", seed)
+            datasets = datasets.datasets or []
+        if isinstance(datasets, (str, Mapping)) or not isinstance(datasets, Iterable):
+            raise ConfigError("`datasets` must be a list of names, dicts or DatasetSpec")
         specs = [_spec(s) for s in datasets]
         if not specs:
             raise ConfigError("a composite dataset needs at least one member in `datasets`")
         self.members: list[tuple[str, int, float]] = []
+        self.sources: list[str] = []
         for s in specs:
             cfg = dict(s.config)
             lvl = cfg.pop("level", s.level if s.level is not None else level)
-            _check_cfg(cfg)
             name = _core.canonical_task(s.name)
-            _core.generate_entries(name, [], lvl)
-            self.members.append((name, int(lvl), float(s.weight)))
+            self.members.append((name, _resolve_level(s.name, lvl, cfg), float(s.weight)))
+            self.sources.append(s.name.strip().lower().replace("-", "_") if _alias(s.name) else name)
         self.size = _check_size(size)
         self.seed = _check_seed(seed)
         self.level = level
-        self.threads = threads
+        self.threads = _check_threads(threads)
         self._plan = _core.composite_plan(self.seed, self.size, [w for _, _, w in self.members])
+        self.config: dict[str, Any] = {
+            "size": self.size,
+            "seed": self.seed,
+            "datasets": [
+                DatasetSpec(src, w, {"level": lvl}) for src, (_, lvl, w) in zip(self.sources, self.members, strict=True)
+            ],
+        }
 
     def _make(self, indices: Sequence[int]) -> list[dict[str, Any]]:
         out: dict[int, dict[str, Any]] = {}
@@ -262,11 +469,14 @@ class CompositeDataset(_LazyDataset):
             name, lvl, _ = self.members[k]
             seeds = [(self.seed + i) % 2**64 for i in idx]
             for i, s, it in zip(idx, seeds, _core.generate_entries(name, seeds, lvl, self.threads), strict=True):
-                out[i] = _entry(name, i, s, lvl, it)
+                out[i] = _entry(name, i, s, lvl, it, self.sources[k], _renames(self.sources[k]))
         return [out[i] for i in indices]
 
     def __reduce__(self) -> tuple[Any, ...]:
-        specs = [{"name": n, "weight": w, "level": lvl} for n, lvl, w in self.members]
+        specs = [
+            {"name": src, "weight": w, "level": lvl}
+            for src, (_, lvl, w) in zip(self.sources, self.members, strict=True)
+        ]
         return (CompositeDataset, (specs, self.size, self.seed, self.level, self.threads))
 
     def __repr__(self) -> str:
@@ -275,14 +485,20 @@ class CompositeDataset(_LazyDataset):
 
 
 def create_dataset(
-    name: str, *, size: int = 500, seed: int | None = 0, level: int = 1, threads: int = 0, **cfg: Any
+    name: str, *, size: int = 500, seed: int | None = 0, level: int | None = None, threads: int = 0, **cfg: Any
 ) -> ProceduralDataset | CompositeDataset:
-    """A dataset of ``size`` problems of family ``name`` at ``level`` (1..5), reasoning-gym style.
+    """A dataset of ``size`` problems of family ``name``, reasoning-gym style.
 
-    ``name="composite"`` takes ``datasets=[...]`` (names, dicts ``{"name", "weight", "level"}``
-    or :class:`DatasetSpec`). ``threads`` is the number of Rust threads generating each chunk
-    (0: one per core). Options reasoning-gym families take (``min_empty``, ...) do not exist
-    here: difficulty is the level, and unknown options raise :class:`~gauntlet.errors.ConfigError`.
+    ``name`` is a gauntlet family or a reasoning-gym name (``zebra_puzzles``; see
+    :func:`list_aliases`). The level is ``level`` (1..5) when given; otherwise the one that
+    reasoning-gym options in ``cfg`` choose (``min_empty=30``: each option picks the level
+    whose parameter is nearest, the hardest wins); otherwise, for a reasoning-gym name, the
+    level nearest its default configuration; otherwise 1. An option the family does not take
+    raises :class:`~gauntlet.errors.ConfigError` listing the ones it does.
+
+    ``name="composite"`` takes ``datasets=[...]`` (names, dicts ``{"name", "weight", "config",
+    "level"}`` or :class:`DatasetSpec`). ``threads`` is the number of Rust threads generating
+    each chunk (0: one per core).
     """
     if name == "composite":
         datasets = cfg.pop("datasets", None)
@@ -290,21 +506,28 @@ def create_dataset(
         if datasets is None:
             raise ConfigError("create_dataset('composite', ...) needs datasets=[...]")
         return CompositeDataset(datasets, size=size, seed=seed, level=level, threads=threads)
-    _check_cfg(cfg)
-    return ProceduralDataset(name, size=size, seed=seed, level=level, threads=threads)
+    return ProceduralDataset(name, size=size, seed=seed, level=level, threads=threads, config=cfg)
 
 
-def get_score_answer_fn(name: str) -> Callable[[str | None, Mapping[str, Any]], float]:
-    """``fn(answer, entry) -> reward`` for entries of family ``name`` (reasoning-gym's shape)."""
+def get_score_answer_fn(name: str) -> Callable[..., float]:
+    """``fn(answer, entry) -> reward`` for entries of family ``name`` (reasoning-gym's shape;
+    ``name`` may be a reasoning-gym name). ``answer`` is read as ``score_answer`` reads it."""
     _core.canonical_task(name)
     return _score_entry
 
 
-def verify(task: str, problem: str | Mapping[str, Any], response: str) -> Verdict:
-    """Score a full ``response`` (answer in ``<answer>…</answer>``) against a serialized problem
-    (the JSON text of ``reward_model.ground_truth`` or ``metadata["problem"]``, or its dict)."""
+def verify(task: str, problem: str | Mapping[str, Any], response: str | None, *, extract: str | None = None) -> Verdict:
+    """Score a full ``response`` against a serialized problem (the JSON text of
+    ``reward_model.ground_truth`` or ``metadata["problem"]``, or its dict). The answer is the
+    last ``<answer>…</answer>`` block; a response without one is a format error ("no
+    <answer>…</answer> block"). ``extract="boxed"`` reads the last ``\\boxed{…}`` instead."""
+    extract = _check_extract(extract)
     text = problem if isinstance(problem, str) else json.dumps(problem)
-    return Verdict(*_core.score(task, text, response))
+    resp = _from_response(response, extract)
+    if resp is None:
+        _core.score(task, text, "")  # still refuses an unknown task or a malformed problem
+        return _missing(str(extract))
+    return Verdict(*_core.score(task, text, resp))
 
 
 def _row_task_problem(row: Mapping[str, Any], i: int) -> tuple[str, str]:
@@ -338,16 +561,36 @@ def _row_task_problem(row: Mapping[str, Any], i: int) -> tuple[str, str]:
 
 
 def verify_batch(
-    rows: Sequence[Mapping[str, Any]], responses: Sequence[str] | None = None, *, threads: int = 0
+    rows: Sequence[Mapping[str, Any]],
+    responses: Sequence[str] | None = None,
+    *,
+    threads: int = 0,
+    extract: str | None = None,
 ) -> list[Verdict]:
     """Verdicts for many rows at once, computed on ``threads`` Rust threads (0: one per core)
     without the GIL. ``rows`` are verl/TRL rows (``gauntlet generate``'s layout) or dataset
-    entries; the responses come from ``responses`` or else each row's ``response`` field.
+    entries; the responses come from ``responses`` or else each row's ``response`` field. Each
+    response is read as :func:`verify` reads it (the last ``<answer>`` block, or with
+    ``extract="boxed"`` the last ``\\boxed{…}``).
 
     Rows are read in Rust (plain dicts; any other mapping through :func:`_row_task_problem`) and
     handed to the threads in chunks as they are read, so the second core checks answers while
     the interpreter's thread reads the next rows and builds the verdicts."""
-    return _core.verify_rows(rows, responses, threads)
+    extract = _check_extract(extract)
+    threads = _check_threads(threads)
+    if extract is None:
+        return _core.verify_rows(rows, responses, threads)
+    if responses is None:
+        responses = []
+        for i, row in enumerate(rows):
+            if not isinstance(row, Mapping) or "response" not in row:
+                err = BadRowError(f"row {i}: field `response`: missing (pass `responses=`)")
+                err.field = "response"
+                raise err
+            responses.append(row["response"])
+    moved = [_from_response(r, extract) for r in responses]
+    verdicts = _core.verify_rows(rows, ["" if m is None else m for m in moved], threads)
+    return [_missing(extract) if m is None else v for v, m in zip(verdicts, moved, strict=True)]
 
 
 def generate_jsonl(
@@ -356,7 +599,8 @@ def generate_jsonl(
     """The JSONL bytes ``gauntlet generate TASKS -n COUNT --seed SEED --level LEVEL`` writes
     (byte-identical), generated on ``threads`` Rust threads (0: one per core)."""
     spec = tasks if isinstance(tasks, str) else ",".join(tasks)
-    return _core.generate_jsonl(spec, count, seed, level, threads)
+    count, seed = _check_count(count), _check_seed(seed)
+    return _core.generate_jsonl(spec, count, seed, _check_level(level), _check_threads(threads))
 
 
 def rows(

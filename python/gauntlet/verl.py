@@ -35,9 +35,9 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import _core
 from .envs import GameEnv, advance_to_seat, make, seat_view
 from .errors import BadRowError, ConfigError
+from .tasks import _score_responses
 
 __all__ = [
     "AGENT_LOOP_CONFIG",
@@ -127,16 +127,25 @@ def _fall_through(data_source: Any, solution_str: str, ground_truth: Any, extra_
 
 
 def compute_score(
-    data_source: str, solution_str: str, ground_truth: Any, extra_info: Mapping[str, Any] | None = None, **kwargs: Any
+    data_source: str,
+    solution_str: str,
+    ground_truth: Any,
+    extra_info: Mapping[str, Any] | None = None,
+    *,
+    extract: str | None = None,
+    **kwargs: Any,
 ) -> dict[str, Any]:
     """Score one response (verl's ``compute_score`` signature). Returns ``{"score", "task",
-    "level", "correct", "format_error"}``; extra keyword arguments (verl's ``reward_kwargs``) are
-    ignored for gauntlet rows and passed on for others."""
+    "level", "correct", "format_error"}``. The answer is the last ``<answer>`` block (a response
+    without one is a format error); ``extract="boxed"`` (``reward_kwargs``) reads the last
+    ``\\boxed{…}`` instead. Other keyword arguments are ignored for gauntlet rows and passed on
+    for others."""
     if not is_gauntlet(data_source):
         return _fall_through(data_source, solution_str, ground_truth, extra_info, **kwargs)
     _refuse_agent_row(extra_info)
     task, level = _task_level(data_source, extra_info)
-    return _result(task, level, _core.score(task, _problem(ground_truth), solution_str or ""))
+    v = _score_responses([task], [_problem(ground_truth)], [solution_str or ""], 1, extract)[0]
+    return _result(task, level, v)
 
 
 def compute_score_batch(
@@ -146,10 +155,12 @@ def compute_score_batch(
     extra_infos: Sequence[Mapping[str, Any] | None] | None = None,
     *,
     threads: int = 0,
+    extract: str | None = None,
     **kwargs: Any,
 ) -> list[dict[str, Any]]:
     """verl's batch reward-manager signature: every gauntlet row is scored in one call on
-    ``threads`` Rust threads (0: one per core) without the GIL; other rows fall through one by one."""
+    ``threads`` Rust threads (0: one per core) without the GIL; other rows fall through one by
+    one. Responses are read as :func:`compute_score` reads them."""
     n = len(data_sources)
     extras = list(extra_infos) if extra_infos is not None else [None] * n
     if not len(solution_strs) == len(ground_truths) == len(extras) == n:
@@ -162,11 +173,12 @@ def compute_score_batch(
     for i in mine:
         _refuse_agent_row(extras[i])
     meta = [_task_level(data_sources[i], extras[i]) for i in mine]
-    verdicts = _core.score_batch(
+    verdicts = _score_responses(
         [t for t, _ in meta],
         [_problem(ground_truths[i]) for i in mine],
         [solution_strs[i] or "" for i in mine],
         threads,
+        extract,
     )
     for i, (task, level), v in zip(mine, meta, verdicts, strict=True):
         out[i] = _result(task, level, v)

@@ -113,8 +113,8 @@ def test_errors_say_what_to_fix():
         gauntlet.create_dataset("sudoku", level=0)
     with pytest.raises(ValueError, match=r"1\.\.=5"):
         gauntlet.create_dataset("sudoku", level=6)
-    with pytest.raises(ConfigError, match="min_empty"):
-        gauntlet.create_dataset("sudoku", min_empty=30)
+    with pytest.raises(ConfigError, match="min_empty"):  # the error lists the options sudoku takes
+        gauntlet.create_dataset("sudoku", difficulty=3)
     with pytest.raises(ConfigError, match="size"):
         gauntlet.create_dataset("sudoku", size=-1)
     with pytest.raises(BadProblemError, match="sudoku"):

@@ -113,17 +113,29 @@ pub(crate) fn suggest<'a>(name: &str, valid: impl IntoIterator<Item = &'a str>) 
     valid.into_iter().map(|v| (edit_distance(name, v), v)).filter(|(d, _)| *d <= 3).min().map(|(_, v)| v)
 }
 
+/// Edit distance where swapping two adjacent characters counts as one edit (optimal string
+/// alignment), so a transposed typo (`gpro`) is nearer its name (`grpo`) than a different name.
 fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
     }
-    prev[b.len()]
+    for j in 0..=b.len() {
+        d[0][j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j - 1] + cost).min(d[i - 1][j] + 1).min(d[i][j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[a.len()][b.len()]
 }
 
 /// Build an [`AlgoError::UnknownName`] with a near-miss hint.
@@ -140,6 +152,7 @@ mod tests {
     #[test]
     fn suggestions_pick_the_nearest_name() {
         assert_eq!(suggest("gpro", ["grpo", "rloo", "gae"]), Some("grpo"));
+        assert_eq!(suggest("gpro", ["gpg", "grpo", "rloo"]), Some("grpo"));
         assert_eq!(suggest("zzzzzzzz", ["grpo"]), None);
         let err = unknown_name("advantage estimator", "grp", &["grpo", "rloo"]);
         assert_eq!(

@@ -25,6 +25,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(score_batch, m)?)?;
     m.add_function(wrap_pyfunction!(generate_jsonl, m)?)?;
     m.add_function(wrap_pyfunction!(composite_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(task_aliases, m)?)?;
+    m.add_function(wrap_pyfunction!(alias_level, m)?)?;
+    m.add_function(wrap_pyfunction!(extract, m)?)?;
     Ok(())
 }
 
@@ -289,4 +292,49 @@ fn composite_plan(py: Python<'_>, seed: u64, size: usize, weights: Vec<f64>) -> 
             })
             .collect())
     })
+}
+
+/// Every reasoning-gym name gauntlet accepts, as dicts: name, family, level (nearest
+/// reasoning-gym's default), differs (what is not the same), keys (configuration keys that
+/// choose a level), fields (problem fields reasoning-gym names differently: ours -> theirs).
+#[pyfunction]
+fn task_aliases(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
+    let out = PyList::empty(py);
+    for a in gauntlet_tasks::aliases::ALIASES {
+        let d = PyDict::new(py);
+        d.set_item("name", a.name)?;
+        d.set_item("family", a.family)?;
+        d.set_item("level", a.level)?;
+        d.set_item("differs", a.differs)?;
+        d.set_item("keys", gauntlet_tasks::aliases::accepted_keys(a))?;
+        let fields = PyDict::new(py);
+        for (_, ours, theirs) in gauntlet_tasks::aliases::FIELDS.iter().filter(|f| f.0 == a.name) {
+            fields.set_item(*ours, *theirs)?;
+        }
+        d.set_item("fields", fields)?;
+        out.append(d)?;
+    }
+    Ok(out)
+}
+
+/// The level reasoning-gym configuration `config` (key, number pairs) of alias `name` maps to;
+/// `None` when `name` is not a reasoning-gym name or no key is given. `ConfigError` names the
+/// accepted keys when one is not.
+#[pyfunction]
+fn alias_level(py: Python<'_>, name: &str, config: Vec<(String, f64)>) -> PyResult<Option<u8>> {
+    let Some(alias) = gauntlet_tasks::aliases::alias(name) else { return Ok(None) };
+    let pairs: Vec<(&str, f64)> = config.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    gauntlet_tasks::aliases::level_for(alias, &pairs)
+        .map_err(|m| Failure::new("ConfigError", m).with_field("config").into_pyerr(py))
+}
+
+/// The answer inside the last `<answer>` block (`mode="answer"`), `\boxed{}` (`"boxed"`) or
+/// fenced code block (`"fenced"`) of `response`, or `None` when it has none.
+#[pyfunction]
+fn extract(py: Python<'_>, response: &str, mode: &str) -> PyResult<Option<String>> {
+    let Some(m) = Extraction::parse(mode) else {
+        let msg = format!("extract must be \"answer\", \"boxed\" or \"fenced\", got {mode:?}");
+        return Err(Failure::new("ConfigError", msg).with_field("extract").into_pyerr(py));
+    };
+    Ok(extract_answer(response, m).map(|s| s.trim().to_string()))
 }

@@ -17,6 +17,7 @@
 #![deny(missing_docs)]
 
 pub mod algebra;
+pub mod aliases;
 pub mod arithmetic;
 pub mod common;
 pub mod crypto;
@@ -73,17 +74,15 @@ fn suggest(s: &[String]) -> String {
     s.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
 }
 
-/// Look a family up by name (`-` and `_` are interchangeable, case-insensitive).
+/// Look a family up by name (`-` and `_` are interchangeable, case-insensitive), or by a
+/// reasoning-gym name ([`aliases::ALIASES`]: `zebra_puzzles` is `zebra`); a family's own name
+/// wins over an alias.
 pub fn get(name: &str) -> Result<Arc<dyn DynTask>, UnknownTask> {
-    let want = name.trim().to_ascii_lowercase().replace('-', "_");
-    if let Some(t) = registry().iter().find(|t| t.spec().name == want) {
-        return Ok(t.clone());
+    let want = aliases::fold(name);
+    let find = |n: &str| registry().iter().find(|t| t.spec().name == n).cloned();
+    if let Some(t) = find(&want).or_else(|| aliases::alias(&want).and_then(|a| find(a.family))) {
+        return Ok(t);
     }
-    let mut scored: Vec<(usize, &'static str)> =
-        registry().iter().map(|t| (common::edit_distance(&want, t.spec().name), t.spec().name)).collect();
-    scored.sort();
-    Err(UnknownTask {
-        name: name.to_string(),
-        suggestions: scored.into_iter().take(3).map(|(_, n)| n.to_string()).collect(),
-    })
+    let names: Vec<&'static str> = registry().iter().map(|t| t.spec().name).collect();
+    Err(UnknownTask { name: name.to_string(), suggestions: aliases::closest(&want, &names, 3) })
 }

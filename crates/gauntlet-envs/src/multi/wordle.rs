@@ -1,8 +1,10 @@
 //! Wordle: find a secret five-letter word from per-letter feedback.
 //!
 //! **Generates** a secret word uniformly from the level's answer pool: the first `N` words of
-//! the embedded list of 549 common English words ([`WORDS`]) in a fixed hashed order. Any word
-//! of the full list is an allowed guess at every level.
+//! the embedded list of 549 common English words ([`WORDS`]) in a fixed hashed order. Allowed
+//! guesses at every level are those words and every lowercase five-letter word of a standard
+//! English word list ([`allowed`]: 4,667 words, `wordle_guesses.txt`, taken from Debian's
+//! `wamerican` package, SCOWL; the file names its source and licence).
 //!
 //! **Verifies** each guess and answers one mark per letter: `G` right letter in the right place,
 //! `Y` in the word elsewhere, `-` not in the word. Repeated letters: greens are marked first,
@@ -10,8 +12,8 @@
 //! left to right (`geese` against `those` is `---GG`: the secret's one `e` is used by the
 //! green). Guessing
 //! the secret ends the episode with reward 1.0; running out of guesses ends it with 0.0 (done,
-//! not truncated). Empty responses are format errors; guesses that are not 5 letters or not in
-//! the list are invalid.
+//! not truncated). Empty responses are format errors; guesses that are not 5 letters or not
+//! allowed words are invalid.
 //!
 //! | level | answer pool | guesses |
 //! |---|---|---|
@@ -85,6 +87,23 @@ fn score(guess: &[u8], secret: &[u8]) -> u8 {
         }
     }
     marks.iter().rev().fold(0, |acc, &m| acc * 3 + m)
+}
+
+/// Every allowed guess, sorted: the answer list and the standard English five-letter words of
+/// `wordle_guesses.txt` (lines starting with `#` are its header).
+pub fn allowed() -> &'static [&'static str] {
+    static ALLOWED: OnceLock<Vec<&'static str>> = OnceLock::new();
+    ALLOWED.get_or_init(|| {
+        let mut w: Vec<&'static str> = include_str!("wordle_guesses.txt")
+            .lines()
+            .map(str::trim)
+            .filter(|l| l.len() == 5 && l.bytes().all(|b| b.is_ascii_lowercase()))
+            .chain(WORDS.iter().copied())
+            .collect();
+        w.sort_unstable();
+        w.dedup();
+        w
+    })
 }
 
 /// The embedded word list in the fixed hashed order the answer pools are cut from.
@@ -175,11 +194,14 @@ impl Env for Wordle {
         let text = format!(
             "Wordle: find the secret 5-letter word in {max} guesses. Each letter of a guess is marked G \
              (right place), Y (in the word, elsewhere) or - (not in the word; a repeated letter is marked \
-             Y/G only as often as the word has it). The secret is one of {pool} common English words; \
-             guesses must be common words.\nGuesses:\n{rows}\nGuesses left: {left}.\n{status}\n\
+             Y/G only as often as the word has it). The secret is one of {pool} common English words. \
+             A valid guess is any English five-letter word in lowercase letters (one of {allowed} \
+             dictionary words, e.g. `crane`); other guesses are refused with a penalty and use no guess.\n\
+             Guesses:\n{rows}\nGuesses left: {left}.\n{status}\n\
              Action: a 5-letter word.\n{ANSWER_HINT}",
             max = self.ledger.max_turns,
             pool = POOL[self.level],
+            allowed = allowed().len(),
             rows = if rows.is_empty() { "(none)".into() } else { rows.join("\n") },
             left = self.ledger.max_turns - self.ledger.turns,
             status = self.ledger.status(),
@@ -197,8 +219,11 @@ impl Env for Wordle {
         if word.len() != 5 || !word.bytes().all(|b| b.is_ascii_lowercase()) {
             return self.ledger.reject(false, format!("`{}` is not a 5-letter word.", clip(&word)));
         }
-        if WORDS.binary_search(&word.as_str()).is_err() {
-            return self.ledger.reject(false, format!("`{word}` is not in the word list."));
+        if allowed().binary_search(&word.as_str()).is_err() {
+            return self.ledger.reject(
+                false,
+                format!("`{word}` is not in the word list (English five-letter words in lowercase)."),
+            );
         }
         let marks = feedback(&word, self.secret);
         self.rows.push((word.clone(), marks.clone()));
@@ -247,7 +272,8 @@ impl ScriptedEnv for Wordle {
     }
 }
 
-/// The embedded list of 549 common five-letter English words (sorted; answers and guesses).
+/// The embedded list of 549 common five-letter English words (sorted): the answers, and the
+/// sample `legal_actions` gives (every word of [`allowed`] is a valid guess).
 pub const WORDS: &[&str] = &[
     "about", "above", "actor", "acute", "adult", "after", "again", "agent", "agree", "ahead", "alarm",
     "album", "alert", "alike", "alive", "allow", "alone", "along", "alter", "among", "anger", "angle",

@@ -23,8 +23,8 @@ from __future__ import annotations
 import importlib.util
 from typing import Any
 
-from . import _core, algos, errors
-from .envs import Env, GameEnv, list_envs, make, play_episode
+from . import _core, algos, composite, errors
+from .envs import Env, EpisodeRunner, GameEnv, list_envs, make, play_episode, render_user_message
 from .errors import GauntletError
 from .tasks import (
     CompositeDataset,
@@ -35,6 +35,7 @@ from .tasks import (
     generate,
     generate_jsonl,
     get_score_answer_fn,
+    list_aliases,
     list_tasks,
     rows,
     task_info,
@@ -48,21 +49,25 @@ __all__ = [
     "CompositeDataset",
     "DatasetSpec",
     "Env",
+    "EpisodeRunner",
     "GameEnv",
     "GauntletError",
     "ProceduralDataset",
     "Verdict",
     "__version__",
     "algos",
+    "composite",
     "create_dataset",
     "errors",
     "generate",
     "generate_jsonl",
     "get_score_answer_fn",
+    "list_aliases",
     "list_envs",
     "list_tasks",
     "make",
     "play_episode",
+    "render_user_message",
     "rows",
     "task_info",
     "verify",

@@ -46,6 +46,15 @@ def generate_jsonl(tasks: str, count: int = 100, seed: int = 0, level: int = 1, 
 def composite_plan(seed: int, size: int, weights: list[float]) -> list[int]:
     """The member index of each entry of a composite dataset."""
 
+def task_aliases() -> list[dict[str, Any]]:
+    """reasoning-gym names: name, family, level, differs, keys."""
+
+def alias_level(name: str, config: list[tuple[str, float]]) -> int | None:
+    """The level reasoning-gym options of alias ``name`` choose; ConfigError for other keys."""
+
+def extract(response: str, mode: str) -> str | None:
+    """The last ``<answer>``/``\\boxed{}``/fenced block's content (``mode``: answer, boxed, fenced)."""
+
 # Environments and games
 
 def env_specs() -> list[dict[str, Any]]:
@@ -111,3 +120,32 @@ def advantages(
 
 def _panic_for_tests(message: str) -> None:
     """Panic in Rust (tests: the panic must arrive as InternalError)."""
+
+def render_user_message(message: str, observation: str) -> str:
+    """The user message that opens a seat's turn: ``message``, a blank line, ``observation``
+    (the observation alone when ``message`` is empty); the rendering ``gauntlet train`` uses."""
+
+class EpisodeRunner:
+    """One episode on the episode kernel, one seat's turn at a time (the runner of ``gauntlet
+    train``'s rollouts). ``history``: ``None`` shows the whole conversation, ``n`` the last ``n``
+    exchanges. The scripted oracle draws from a generator seeded with ``seed``."""
+
+    def __init__(
+        self,
+        name: str,
+        seed: int,
+        level: int = 1,
+        history: int | None = None,
+        system_prompt: str | None = None,
+        max_turns: int = 256,
+    ) -> None: ...
+    def to_act(self) -> int | None:
+        """The seat to act, or ``None`` once the episode is over."""
+    def messages(self, seat: int) -> list[dict[str, str]]:
+        """Open ``seat``'s turn and return what it is shown (``role``/``content`` dicts)."""
+    def oracle_response(self) -> str:
+        """The scripted oracle's response for the seat to act."""
+    def submit(self, seat: int, text: str) -> dict[str, Any]:
+        """Play ``text`` for ``seat``: the turn's ``reward``, ``message``, ``format_error``, ``invalid``."""
+    def finish(self) -> dict[str, Any]:
+        """End the episode: ``returns``, ``success``, ``truncated``, ``error``, ``conversations``."""

@@ -24,13 +24,40 @@ Games (several seats, one acting at a time)::
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from typing import Any
 
 from . import _core
-from .errors import EpisodeError, InvalidLevelError
+from .errors import ConfigError, EpisodeError, InvalidLevelError
 
-__all__ = ["Env", "GameEnv", "advance_to_seat", "list_envs", "make", "play_episode", "seat_view"]
+#: The episode kernel's state machine (``gauntlet_episode::EpisodeRunner``): the runner
+#: ``gauntlet train``'s rollouts play on, one seat's turn at a time (``to_act``, ``messages``,
+#: ``submit``, ``oracle_response``, ``finish``).
+EpisodeRunner = _core.EpisodeRunner
+#: The one rendering of a turn's user message: the environment's message about the seat's last
+#: action, a blank line, then the new observation (the observation alone without a message).
+render_user_message = _core.render_user_message
+
+__all__ = [
+    "Env",
+    "EpisodeRunner",
+    "GameEnv",
+    "TextSpace",
+    "advance_to_seat",
+    "list_envs",
+    "make",
+    "play_episode",
+    "render_user_message",
+    "seat_view",
+]
+
+RENDER_MODES = ("ansi", "human")
+"""``render_mode`` values :func:`make` accepts (``None`` too): ``"ansi"`` makes ``render()``
+return the text, ``"human"`` also prints it."""
+
+MAX_TEXT = 1 << 20
+"""The longest action or observation the text spaces describe (characters)."""
 
 
 def list_envs(kind: str | None = None) -> list[str]:
@@ -42,7 +69,58 @@ def play_episode(name: str, seed: int, level: int = 1, policy: str = "oracle") -
     """Play one whole episode in Rust with ``policy`` (``"oracle"`` or ``"random"``) on every seat;
     returns (per-seat returns, turns, success). Python-driven episodes with the same seed and
     policy (``oracle_action``/``random_action`` after ``reset(seed=...)``) give the same result."""
-    return _core.play_episode(name, seed, level, policy)
+    if policy not in ("oracle", "random"):
+        err = ConfigError(f"policy must be 'oracle' or 'random', got {policy!r}")
+        err.field = "policy"
+        raise err
+    return _core.play_episode(name, _check_seed(seed), _check_level(level), policy)
+
+
+def _check_seed(seed: Any) -> int:
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
+        err = ConfigError(f"seed must be an integer in [0, 2**64), got {seed!r}")
+        err.field = "seed"
+        raise err
+    return seed
+
+
+class TextSpace:
+    """The space of a text action or observation: any string of at most ``max_length``
+    characters. Describes what PettingZoo's and gymnasium's ``action_space``/``observation_space``
+    describe (``contains``, ``sample``, ``seed``) without depending on either library; the
+    legal actions of a turn are ``legal_actions()``."""
+
+    def __init__(self, max_length: int = MAX_TEXT, min_length: int = 0):
+        self.max_length = max_length
+        self.min_length = min_length
+        self.shape = None
+        self.dtype = str
+        self._rng = random.Random(0)
+
+    def contains(self, x: Any) -> bool:
+        return isinstance(x, str) and self.min_length <= len(x) <= self.max_length
+
+    __contains__ = contains
+
+    def seed(self, seed: int | None = None) -> list[int | None]:
+        self._rng.seed(seed)
+        return [seed]
+
+    def sample(self, mask: Any = None) -> str:
+        n = self._rng.randint(max(self.min_length, 1), min(self.max_length, 8))
+        return "".join(self._rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(n))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TextSpace) and (other.min_length, other.max_length) == (
+            self.min_length,
+            self.max_length,
+        )
+
+    def __hash__(self) -> int:
+        return hash((TextSpace, self.min_length, self.max_length))
+
+    def __repr__(self) -> str:
+        return f"TextSpace(max_length={self.max_length})"
 
 
 def _check_level(level: Any) -> int:
@@ -54,13 +132,31 @@ def _check_level(level: Any) -> int:
 
 
 class _Base:
-    def __init__(self, name: str, level: int = 1):
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "is_parallelizable": False}  # noqa: RUF012
+
+    def __init__(self, name: str, level: int = 1, render_mode: str | None = None):
         self._env = _core.Env(name)
         _check_level(level)
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            err = ConfigError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+            err.field = "render_mode"
+            raise err
         self.name: str = self._env.name
         self.level = level
+        self.render_mode = render_mode
+        self.metadata = {**type(self).metadata, "name": self.name}
         self._next_seed = 0
         self._seed: int | None = None
+
+    @property
+    def unwrapped(self) -> _Base:
+        """This environment (gymnasium and PettingZoo wrappers reach the base through it)."""
+        return self
+
+    def _shown(self, text: str) -> str:
+        if self.render_mode == "human":
+            print(text)
+        return text
 
     @property
     def num_seats(self) -> int:
@@ -71,10 +167,9 @@ class _Base:
         level = self.level
         if options:
             level = _check_level(options.get("level", level))
-        if seed is None:
-            seed = self._next_seed
+        seed = self._next_seed if seed is None else _check_seed(seed)
         self._env.reset(seed, level)
-        self._seed, self._next_seed = seed, seed + 1
+        self._seed, self._next_seed = seed, (seed + 1) % 2**64
 
     def legal_actions(self) -> list[str]:
         """Legal actions of the seat to act (a representative sample for open-ended action
@@ -138,9 +233,14 @@ class Env(_Base):
         done, truncated = fb[1], fb[2]
         return text, fb[0], done and not truncated, truncated, _info(fb, self._env, anchor)
 
+    action_space = TextSpace()
+    """Actions are text (the model's response); ``legal_actions()`` lists this turn's."""
+    observation_space = TextSpace()
+    """Observations are text."""
+
     def render(self) -> str:
         """The text the model sees now."""
-        return self._env.observe(0)[0]
+        return self._shown(self._env.observe(0)[0])
 
 
 class GameEnv(_Base):
@@ -153,9 +253,11 @@ class GameEnv(_Base):
     ``(obs, reward, terminated, truncated, info)`` after its move.
     """
 
-    def __init__(self, name: str, level: int = 1):
-        super().__init__(name, level)
+    def __init__(self, name: str, level: int = 1, render_mode: str | None = None):
+        super().__init__(name, level, render_mode)
         self.possible_agents = [f"seat_{i}" for i in range(self.num_seats)]
+        self.observation_spaces = {a: TextSpace() for a in self.possible_agents}
+        self.action_spaces = {a: TextSpace() for a in self.possible_agents}
         self.agents: list[str] = []
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
@@ -165,7 +267,9 @@ class GameEnv(_Base):
         self.agent_selection = self.possible_agents[0]
 
     def _seat(self, agent: str | int) -> int:
-        if isinstance(agent, int):
+        if isinstance(agent, int) and not isinstance(agent, bool):
+            if not 0 <= agent < self.num_seats:
+                raise EpisodeError(f"seat {agent} does not exist; seats are 0..{self.num_seats - 1}")
             return agent
         try:
             return self.possible_agents.index(agent)
@@ -204,10 +308,30 @@ class GameEnv(_Base):
         """A history-free key of the state ``agent`` is in."""
         return self._env.observe(self._seat(agent))[1]
 
-    def last(self) -> tuple[str, float, bool, bool, dict[str, Any]]:
-        """(observation, return, terminated, truncated, info) of ``agent_selection``."""
+    @property
+    def num_agents(self) -> int:
+        """Agents still in the episode (PettingZoo's ``len(env.agents)``)."""
+        return len(self.agents)
+
+    @property
+    def max_num_agents(self) -> int:
+        """Every seat of the game."""
+        return len(self.possible_agents)
+
+    def observation_space(self, agent: str) -> TextSpace:
+        """``agent``'s observations: text (the same object on every call)."""
+        return self.observation_spaces[self.possible_agents[self._seat(agent)]]
+
+    def action_space(self, agent: str) -> TextSpace:
+        """``agent``'s actions: text; ``legal_actions()`` lists the legal ones of the turn."""
+        return self.action_spaces[self.possible_agents[self._seat(agent)]]
+
+    def last(self, observe: bool = True) -> tuple[str | None, float, bool, bool, dict[str, Any]]:
+        """(observation, return, terminated, truncated, info) of ``agent_selection``; the
+        observation is ``None`` with ``observe=False``."""
         a = self.agent_selection
-        return self.observe(a), self._cumulative_rewards[a], self.terminations[a], self.truncations[a], self.infos[a]
+        obs = self.observe(a) if observe else None
+        return obs, self._cumulative_rewards[a], self.terminations[a], self.truncations[a], self.infos[a]
 
     def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
         """Yield the agent to act until the episode ends; each live agent then gets one last turn
@@ -238,15 +362,16 @@ class GameEnv(_Base):
 
     def render(self) -> str:
         """The text the agent to act sees now."""
-        return self.observe(self.agent_selection)
+        return self._shown(self.observe(self.agent_selection))
 
 
-def make(name: str, level: int = 1) -> Env | GameEnv:
+def make(name: str, level: int = 1, *, render_mode: str | None = None) -> Env | GameEnv:
     """The environment or game ``name`` at ``level`` (1..5): an :class:`Env` for one seat, a
-    :class:`GameEnv` for several. Call ``reset(seed=...)`` before stepping."""
+    :class:`GameEnv` for several. Call ``reset(seed=...)`` before stepping. ``render_mode``
+    (gymnasium's keyword) may be ``None``, ``"ansi"`` or ``"human"``."""
     probe = _core.Env(name)
     cls = GameEnv if probe.seats > 1 else Env
-    return cls(probe.name, level)
+    return cls(probe.name, level, render_mode)
 
 
 def advance_to_seat(env: Env | GameEnv, seat: int = 0) -> None:

@@ -32,10 +32,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import _core
-from .envs import Env, GameEnv, advance_to_seat, list_envs, make
+from .envs import Env, GameEnv, advance_to_seat, list_envs, make, render_user_message
 from .errors import BadRowError, ConfigError, EpisodeError
-from .tasks import rows
+from .tasks import _score_responses, rows
 from .verl import _problem, _task_level, is_gauntlet
 
 __all__ = [
@@ -61,9 +60,13 @@ def _text(completion: Any) -> str:
     return "" if completion is None else str(completion)
 
 
-def verdicts(completions: Sequence[Any], *, threads: int = 0, **kwargs: Any) -> list[tuple | None]:
+def verdicts(
+    completions: Sequence[Any], *, threads: int = 0, extract: str | None = None, **kwargs: Any
+) -> list[tuple | None]:
     """(reward, correct, format_error, reason) per sample, ``None`` for rows that are not
-    gauntlet's; gauntlet rows are scored in one call on Rust threads, without the GIL."""
+    gauntlet's; gauntlet rows are scored in one call on Rust threads, without the GIL. The
+    answer is a completion's last ``<answer>`` block (none: a format error);
+    ``functools.partial(gauntlet.trl.reward, extract="boxed")`` reads ``\\boxed{…}`` instead."""
     n = len(completions)
     sources = kwargs.get("data_source")
     if sources is None:
@@ -84,7 +87,8 @@ def verdicts(completions: Sequence[Any], *, threads: int = 0, **kwargs: Any) -> 
             raise err
         problems.append(_problem(rm["ground_truth"]))
     texts = [_text(completions[i]) for i in mine]
-    for i, v in zip(mine, _core.score_batch([t for t, _ in meta], problems, texts, threads), strict=True):
+    scored = _score_responses([t for t, _ in meta], problems, texts, threads, extract)
+    for i, v in zip(mine, scored, strict=True):
         out[i] = v
     return out
 
@@ -249,7 +253,8 @@ class ToolEnvironment:
         message = result[4].get("message", "")
         self._opponents_move()
         text = self._observation()
-        return f"{message}\n{text}" if message else text
+        # The episode kernel's one rendering, as `gauntlet train` shows it (blank line between).
+        return render_user_message(message, text)
 
 
 def _make_tool(tool: str, verb: str, arg: str | None, doc: str) -> Any:

@@ -55,7 +55,7 @@ from verl.experimental.agent_loop.agent_loop import (
 from verl.utils.profiler import simple_timer
 from verl.utils.tokenizer.continuous_token_wiring import create_continuous_token_builder
 
-from .envs import Env, GameEnv, advance_to_seat, make, seat_view
+from .envs import Env, GameEnv, advance_to_seat, make, render_user_message, seat_view
 from .errors import BadRowError
 from .verl import AGENT_NAME, PREFIX
 
@@ -193,7 +193,8 @@ class GauntletAgentLoop(AgentLoopBase):
                 break
             observation, anchor = seat_view(env, seat)
             message = info.get("message") or ""
-            feedback = f"{message}\n{observation}" if message and message not in observation else observation
+            # The episode kernel's one rendering, as `gauntlet train` shows it.
+            feedback = render_user_message(message, observation)
             if not await self._observe(ep, {"role": "user", "content": feedback}):
                 break
         return self._output(ep, env, name, level, seat, metrics)

@@ -22,6 +22,7 @@
 pub mod algos;
 pub mod batch;
 pub mod envs;
+pub mod episode;
 pub mod tasks;
 
 use pyo3::exceptions::PyValueError;
@@ -134,6 +135,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     tasks::register(m)?;
     batch::register(m)?;
     envs::register(m)?;
+    episode::register(m)?;
     algos::register(m)?;
     Ok(())
 }

@@ -90,6 +90,9 @@ impl Trainer {
             if seqs.len() != n_rows {
                 rec.insert("sequences".into(), json!(seqs.len()));
             }
+            // Tokens each forward pass of the update encodes (prompts included): what the
+            // trajectory form saves over per-turn rows when conversations are kept.
+            rec.insert("encoded_tokens".into(), json!(seqs.iter().map(|q| q.ids.len()).sum::<usize>()));
             self.update(seqs, lr, &mut rec)?;
         }
         self.snapshot_for_pool(s)?;

@@ -490,7 +490,12 @@ impl Trainer {
         let keep = self.cfg.checkpoint.keep.max(1);
         while steps.len() > keep {
             let old = steps.remove(0);
-            std::fs::remove_dir_all(&old).map_err(|e| TrainError::io("remove", &old, e))?;
+            // Hidden first (one atomic rename), then removed: a run killed mid-removal leaves no
+            // half-deleted checkpoint where a resume or a reader would look.
+            let name = old.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+            let hidden = old.with_file_name(format!(".removing-{name}"));
+            std::fs::rename(&old, &hidden).map_err(|e| TrainError::io("rename", &old, e))?;
+            std::fs::remove_dir_all(&hidden).map_err(|e| TrainError::io("remove", &hidden, e))?;
         }
         Ok(())
     }

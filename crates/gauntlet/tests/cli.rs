@@ -35,6 +35,11 @@ fn tasks_json_lists_every_family_with_all_categories() {
     let multi = all.iter().filter(|t| t["kind"] == "multi_turn" && t["seats"] == 1).count();
     let games = all.iter().filter(|t| t["kind"] == "game" && t["seats"].as_u64().unwrap() >= 2).count();
     assert!(multi >= 12 && games >= 6, "{multi} multi-turn environments, {games} games");
+    // Issue 35: cooperative worlds (seats sharing a team) are marked, and there are at least 10.
+    let team: Vec<&str> =
+        all.iter().filter(|t| t["team"] == true).map(|t| t["name"].as_str().unwrap()).collect();
+    assert!(team.len() >= 10 && team.contains(&"hanabi"), "{team:?}");
+    assert_eq!(all.iter().find(|t| t["name"] == "tic_tac_toe").unwrap()["team"], false);
     for t in &v {
         assert_eq!(t["levels"].as_array().unwrap().len(), 5);
         assert_eq!(t["kind"], "single_turn");

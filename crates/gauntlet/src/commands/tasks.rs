@@ -13,17 +13,60 @@ pub struct TasksArgs {
     /// Only this category (`arithmetic`, `crypto`, `logic`, `grid`, `graph`, `search`, `sequential`).
     #[arg(long)]
     pub category: Option<String>,
+    /// List reasoning-gym's family names that gauntlet accepts, with the gauntlet family and
+    /// level each maps to, what differs, and the reasoning-gym options that choose the level.
+    #[arg(long, conflicts_with = "category")]
+    pub aliases: bool,
+}
+
+/// `gauntlet tasks --aliases`: the reasoning-gym name table, as a table or JSON.
+fn aliases(json: bool) -> anyhow::Result<()> {
+    use gauntlet_tasks::aliases::{accepted_keys, ALIASES};
+    let mut out = std::io::stdout().lock();
+    if json {
+        let rows: Vec<_> = ALIASES
+            .iter()
+            .map(|a| {
+                json!({
+                    "name": a.name,
+                    "family": a.family,
+                    "level": a.level,
+                    "differs": a.differs,
+                    "keys": accepted_keys(a),
+                })
+            })
+            .collect();
+        writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
+        return Ok(());
+    }
+    let w = ALIASES.iter().map(|a| a.name.len()).max().unwrap_or(4).max(15);
+    let f = ALIASES.iter().map(|a| a.family.len()).max().unwrap_or(6).max(6);
+    writeln!(out, "{:<w$}  {:<f$}  level  differs", "reasoning-gym", "family")?;
+    for a in ALIASES {
+        let keys = accepted_keys(a);
+        let keys = if keys.is_empty() { String::new() } else { format!(" [options: {}]", keys.join(", ")) };
+        writeln!(out, "{:<w$}  {:<f$}  {:<5}  {}{keys}", a.name, a.family, a.level, a.differs)?;
+    }
+    eprintln!("{} reasoning-gym names; each is accepted wherever a task name is", ALIASES.len());
+    Ok(())
 }
 
 /// Run `gauntlet tasks`: single-turn families, then multi-turn environments and games.
 pub fn exec(args: TasksArgs) -> anyhow::Result<()> {
-    let envs: Vec<(gauntlet_envs::EnvEntry, gauntlet_core::EnvSpec)> = gauntlet_envs::registry()
+    if args.aliases {
+        return aliases(args.json);
+    }
+    // Each environment with its spec and whether some of its seats share a team (cooperative).
+    let envs: Vec<(gauntlet_envs::EnvEntry, gauntlet_core::EnvSpec, bool)> = gauntlet_envs::registry()
         .into_iter()
         .map(|e| {
-            let spec = (e.make)().spec().clone();
-            (e, spec)
+            let env = (e.make)();
+            let mut teams = env.teams();
+            teams.sort_unstable();
+            let team = teams.windows(2).any(|w| w[0] == w[1]);
+            (e, env.spec().clone(), team)
         })
-        .filter(|(_, s)| args.category.as_deref().is_none_or(|c| s.category == c))
+        .filter(|(_, s, _)| args.category.as_deref().is_none_or(|c| s.category == c))
         .collect();
     let kind = |k: gauntlet_core::EnvKind| match k {
         gauntlet_core::EnvKind::SingleTurn => "single_turn",
@@ -50,12 +93,13 @@ pub fn exec(args: TasksArgs) -> anyhow::Result<()> {
                 })
             })
             .collect();
-        rows.extend(envs.iter().map(|(e, s)| {
+        rows.extend(envs.iter().map(|(e, s, team)| {
             json!({
                 "name": e.name,
                 "category": s.category,
                 "kind": kind(e.kind),
                 "seats": e.seats,
+                "team": team,
                 "description": s.description,
                 "oracle_success": e.oracle_success,
             })
@@ -66,7 +110,7 @@ pub fn exec(args: TasksArgs) -> anyhow::Result<()> {
     let w = tasks
         .iter()
         .map(|s| s.name.len())
-        .chain(envs.iter().map(|(e, _)| e.name.len()))
+        .chain(envs.iter().map(|(e, _, _)| e.name.len()))
         .max()
         .unwrap_or(4)
         .max(4);
@@ -85,7 +129,7 @@ pub fn exec(args: TasksArgs) -> anyhow::Result<()> {
             s.description
         )?;
     }
-    for (e, s) in &envs {
+    for (e, s, _) in &envs {
         writeln!(
             out,
             "{:<w$}  {:<10}  {:<11}  {:<6}  {}",
@@ -99,8 +143,8 @@ pub fn exec(args: TasksArgs) -> anyhow::Result<()> {
     eprintln!(
         "{} task families, {} multi-turn environments, {} games",
         tasks.len(),
-        envs.iter().filter(|(e, _)| e.kind == gauntlet_core::EnvKind::MultiTurn).count(),
-        envs.iter().filter(|(e, _)| e.kind == gauntlet_core::EnvKind::Game).count()
+        envs.iter().filter(|(e, _, _)| e.kind == gauntlet_core::EnvKind::MultiTurn).count(),
+        envs.iter().filter(|(e, _, _)| e.kind == gauntlet_core::EnvKind::Game).count()
     );
     Ok(())
 }

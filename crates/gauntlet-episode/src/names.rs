@@ -154,6 +154,20 @@ mod tests {
         assert_eq!(seats("nope"), 1);
     }
 
+    /// A name must mean one thing: no task family shares its name with an environment or game
+    /// (the resolver would pick the environment and the family could never be played).
+    #[test]
+    fn no_task_family_shares_a_name_with_an_environment() {
+        let envs: Vec<&str> = gauntlet_envs::registry().iter().map(|e| e.name).collect();
+        for t in gauntlet_tasks::registry() {
+            assert!(
+                !envs.contains(&t.spec().name),
+                "`{}` is both a task family and an environment",
+                t.spec().name
+            );
+        }
+    }
+
     #[test]
     fn suggestions_rank_prefixes_and_substrings_before_edit_distance() {
         let names: Vec<String> =

@@ -1,4 +1,4 @@
-"""Independent checks of graph_isomorphism, coordinate_geometry, lights_out, quantum_lock,
+"""Independent checks of graph_isomorphism, coordinate_geometry, lights_out_presses, quantum_lock,
 largest_island, matrix_manipulation and blicket, from the prompt text alone: our own parser, rules
 and solver for each, every verdict compared with gauntlet's (other valid answers, near misses,
 hedges and extra text)."""
@@ -276,7 +276,7 @@ def fmt_presses(ps):
 @pytest.mark.parametrize("level", LEVELS)
 def test_lights_out(level):
     rng = random.Random(level)
-    for data, entry in entries("lights_out", level, SEEDS):
+    for data, entry in entries("lights_out_presses", level, SEEDS):
         n, rows = lo_parse(entry["question"])
         oracle = [(int(r) - 1, int(c) - 1) for r, c in re.findall(r"\((\d+),(\d+)\)", entry["answer"])]
         assert not any(any(r) for r in lo_apply(n, rows, oracle))

@@ -127,7 +127,7 @@ impl Task for LightsOut {
 
     fn spec(&self) -> TaskSpec {
         TaskSpec {
-            name: "lights_out",
+            name: "lights_out_presses",
             category: Category::Search,
             description: "Choose the cells to press so that every light of a Lights Out grid goes off.",
             levels: [

@@ -22,21 +22,42 @@
 use super::episode::{self, Action, Episode, OeError};
 use super::{mount, spec, Mount};
 use crate::app::AppState;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use serde_json::{json, Map, Value};
 use std::sync::atomic::Ordering;
 
-/// `GET /openenv/{name}/ws`: resolve the name (404 before the upgrade if unknown), then run the
-/// session.
+/// `GET /openenv/{name}/ws`: resolve the name, then run the session. An unknown name is
+/// accepted and answered at once with a `FACTORY_ERROR` message and a close frame (code 4004)
+/// whose reason carries the "did you mean" suggestions: a WebSocket client shows a close reason,
+/// where a refused upgrade shows only "HTTP 404".
 pub async fn upgrade(State(st): State<AppState>, Path(name): Path<String>, ws: WebSocketUpgrade) -> Response {
-    let m = match mount(&st, &name) {
-        Ok(m) => m,
-        Err(e) => return e.into_response(),
-    };
     let max = st.config.max_body_bytes;
-    ws.max_message_size(max).max_frame_size(max).on_upgrade(move |socket| session(st, m, socket))
+    let ws = ws.max_message_size(max).max_frame_size(max);
+    match mount(&st, &name) {
+        Ok(m) => ws.on_upgrade(move |socket| session(st, m, socket)),
+        Err(e) => ws.on_upgrade(move |mut socket| async move {
+            let _ = send(&mut socket, &error("FACTORY_ERROR", e.message.clone())).await;
+            let frame = CloseFrame { code: UNKNOWN_NAME_CLOSE, reason: close_reason(&e.message).into() };
+            let _ = socket.send(Message::Close(Some(frame))).await;
+        }),
+    }
+}
+
+/// The close code of a session opened on an unknown name (4000–4999: the application's own).
+pub const UNKNOWN_NAME_CLOSE: u16 = 4004;
+
+/// `message` cut to a close frame's 123-byte reason limit, at a character boundary.
+fn close_reason(message: &str) -> String {
+    if message.len() <= 123 {
+        return message.to_string();
+    }
+    let mut end = 120;
+    while !message.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}...", &message[..end])
 }
 
 fn error(code: &str, message: impl Into<String>) -> Value {

@@ -222,9 +222,19 @@ async fn descriptive_routes_follow_openenv_validate() {
         assert_eq!(s.get("/openenv/Tic-Tac-Toe/health").await.status, 200);
         s.get("/openenv/sokobam_play/schema").await.expect_error(404, "unknown_task");
         let url = format!("{}/openenv/sokobam_play/ws", s.base.replace("http://", "ws://"));
-        match tokio_tungstenite::connect_async(url).await {
-            Err(tokio_tungstenite::tungstenite::Error::Http(r)) => assert_eq!(r.status(), 404),
-            other => panic!("an unknown name is refused before the upgrade: {:?}", other.map(|_| ())),
+        // Over the WebSocket, an unknown name gets an error message and a close frame whose
+        // reason carries the suggestion (issue 33: a client showed only "HTTP 404").
+        let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+        let first = ws.next().await.unwrap().unwrap();
+        let v: serde_json::Value = serde_json::from_str(first.to_text().unwrap()).unwrap();
+        assert_eq!(v["data"]["code"], "FACTORY_ERROR");
+        assert!(v["data"]["message"].as_str().unwrap().contains("`sokoban_play`"), "{v}");
+        match ws.next().await.unwrap().unwrap() {
+            tokio_tungstenite::tungstenite::Message::Close(Some(f)) => {
+                assert_eq!(u16::from(f.code), 4004);
+                assert!(f.reason.contains("did you mean"), "{}", f.reason);
+            }
+            other => panic!("expected a close frame, got {other:?}"),
         }
     })
     .await;

@@ -264,16 +264,21 @@ impl<G: Game> Env for GameEnv<G> {
         anchor.push_str(G::NAME);
         anchor.push('|');
         self.game.anchor(seat, &mut anchor);
+        // The other seat is a partner when it is on this seat's team (cooperative worlds).
+        let teams = G::teams();
+        let other = |s: usize| if teams.get(s) == teams.get(seat) { "partner" } else { "opponent" };
         match (self.forfeited, self.game.to_move()) {
             (Some(off), _) => {
-                text.push_str(if off == seat {
-                    "\nGame over: you forfeited."
+                if off == seat {
+                    text.push_str("\nGame over: you forfeited.");
                 } else {
-                    "\nGame over: your opponent forfeited."
-                });
+                    let _ = write!(text, "\nGame over: your {} forfeited.", other(off));
+                }
             }
             (None, None) => text.push_str("\nGame over."),
-            (None, Some(s)) if s != seat => text.push_str("\nWaiting for your opponent to move."),
+            (None, Some(s)) if s != seat => {
+                let _ = write!(text, "\nWaiting for your {} to move.", other(s));
+            }
             (None, Some(_)) => {
                 if !self.error.is_empty() {
                     text.push_str("\nInvalid move: ");

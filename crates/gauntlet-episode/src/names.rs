@@ -17,6 +17,7 @@
 use std::sync::Arc;
 
 use gauntlet_core::DynTask;
+use gauntlet_tasks::common::edit_distance;
 
 use crate::{AgentEnv, ScriptedAgent, TaskAgent};
 
@@ -94,21 +95,6 @@ pub fn suggest(want: &str, candidates: &[String], n: usize) -> Vec<String> {
         .collect();
     scored.sort();
     scored.into_iter().take(n).map(|(_, _, c)| c.clone()).collect()
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
 }
 
 /// Builds the environment called `name` (a task family, a multi-turn environment or a game).

@@ -37,11 +37,15 @@ pub mod babyai;
 pub mod bandit;
 pub mod battleship_play;
 pub mod blackjack;
+pub mod craft_survival;
 pub mod crossword;
+pub mod dungeon_crawl;
 pub mod flood_it_play;
 pub mod hanoi_play;
 pub mod memory_match;
 pub mod pancakes_play;
+#[cfg(test)]
+mod rates;
 pub mod rush_hour_play;
 mod shell;
 pub mod sliding_puzzle_play;
@@ -49,6 +53,7 @@ pub mod snake;
 pub mod sql_query;
 pub mod text_adventure;
 pub mod water_jugs_play;
+pub mod web_shop;
 pub mod word_ladder_play;
 
 /// The multi-turn environments of this module.
@@ -89,5 +94,8 @@ pub fn entries() -> Vec<EnvEntry> {
         shell::entry::<water_jugs_play::WaterJugsPlay>(),
         shell::entry::<pancakes_play::PancakesPlay>(),
         shell::entry::<crossword::Crossword>(),
+        shell::entry::<craft_survival::CraftSurvival>(),
+        shell::entry::<dungeon_crawl::DungeonCrawl>(),
+        single("web_shop", [1.0; 5], || Box::new(web_shop::WebShop::default())),
     ]
 }

@@ -4,6 +4,7 @@
 //! and [`cas`] (an exact computer-algebra system for the calculus families).
 
 pub mod cas;
+pub mod convex_hull;
 pub mod coordinate_geometry;
 pub mod differentiation;
 pub mod integration;
@@ -26,5 +27,6 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(differentiation::Differentiation),
         Arc::new(integration::Integration),
         Arc::new(coordinate_geometry::CoordinateGeometry),
+        Arc::new(convex_hull::ConvexHull),
     ]
 }

@@ -3,6 +3,7 @@
 //! Every family shows its graph as an edge list, one edge per line, with nodes named by letters
 //! or numbers ([`graph::Labels`]); the shared representation and parsers live in [`graph`].
 
+pub mod eulerian_trail;
 #[allow(clippy::module_inception)]
 pub mod graph;
 pub mod graph_coloring;
@@ -10,6 +11,7 @@ pub mod graph_isomorphism;
 pub mod hamiltonian_path;
 pub mod largest_island;
 pub mod nl_navigation;
+pub mod rotten_oranges;
 pub mod shortest_path;
 pub mod topological_order;
 pub mod word_ladder;
@@ -28,5 +30,7 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(word_ladder::WordLadder),
         Arc::new(graph_isomorphism::GraphIsomorphism),
         Arc::new(largest_island::LargestIsland),
+        Arc::new(rotten_oranges::RottenOranges),
+        Arc::new(eulerian_trail::EulerianTrail),
     ]
 }

@@ -17,6 +17,7 @@ pub mod n_queens;
 pub mod nonogram;
 pub mod norinori;
 pub mod numbrix;
+pub mod rectangle_count;
 pub mod skyscraper;
 pub mod slitherlink;
 pub mod star_battle;
@@ -25,6 +26,7 @@ pub mod sudoku_engine;
 pub mod sudoku_geom;
 pub mod survo;
 pub mod tents;
+pub mod thermometers;
 
 use gauntlet_core::DynTask;
 use std::sync::Arc;
@@ -51,6 +53,8 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(norinori::Norinori),
         Arc::new(dominosa::Dominosa),
         Arc::new(survo::Survo),
+        Arc::new(rectangle_count::RectangleCount),
+        Arc::new(thermometers::Thermometers),
     ]
 }
 

@@ -208,8 +208,8 @@ impl Task for Blicket {
             .collect::<Vec<_>>()
             .join("\n");
         format!(
-            "Some of these objects are blickets: {objects}. Each object either is or is not a blicket; \
-             any number of them may be. {rule}\n\n\
+            "The objects: {objects}. Each object either is or is not a blicket; any number of them \
+             may be, including none. {rule}\n\n\
              Trials (the objects placed on the detector together, and what happened):\n{trials}\n\n\
              For each group below, say whether the detector would light up: `on` if it must light up, \
              `off` if it must stay off, `undetermined` if the trials allow both.\n{queries}\n\n{ins}",

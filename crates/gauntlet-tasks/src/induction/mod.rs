@@ -2,6 +2,7 @@
 //! transduction, number sequences, and operators known only from their values.
 
 pub mod arc_1d;
+pub mod arc_2d;
 pub mod blicket;
 pub mod custom_operator;
 pub mod list_functions;
@@ -20,5 +21,6 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(number_sequence::NumberSequence),
         Arc::new(custom_operator::CustomOperator),
         Arc::new(blicket::Blicket),
+        Arc::new(arc_2d::Arc2d),
     ]
 }

@@ -13,9 +13,11 @@ pub mod formula;
 pub mod interval_reasoning;
 pub mod kinship;
 pub mod knights_knaves;
+pub mod meeting_scheduling;
 pub mod propositional_logic;
 pub mod sat;
 pub mod self_reference;
+pub mod set_operations;
 pub mod syllogism;
 pub mod web_of_lies;
 pub mod zebra;
@@ -43,6 +45,8 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(self_reference::SelfReference),
         Arc::new(belief_tracking::BeliefTracking),
         Arc::new(egocentric_navigation::EgocentricNavigation),
+        Arc::new(set_operations::SetOperations),
+        Arc::new(meeting_scheduling::MeetingScheduling),
     ]
 }
 

@@ -3,6 +3,7 @@
 
 pub mod board;
 pub mod cube2;
+pub mod knapsack;
 pub mod light_up;
 pub mod lights_out;
 pub mod maze;
@@ -21,5 +22,6 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(light_up::LightUp),
         Arc::new(rubiks_2x2::Rubiks2x2),
         Arc::new(lights_out::LightsOut),
+        Arc::new(knapsack::Knapsack),
     ]
 }

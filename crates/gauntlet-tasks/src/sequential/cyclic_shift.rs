@@ -166,7 +166,7 @@ impl Task for CyclicShift {
                 b'-' => false,
                 _ => return None,
             };
-            (1..=n).contains(&i).then_some((row, i - 1, fwd))
+            i.checked_sub(1).filter(|&k| k < n).map(|k| (row, k, fwd))
         }) {
             Ok(m) if m.is_empty() => return Score::unparsable("no moves"),
             Ok(m) => m,

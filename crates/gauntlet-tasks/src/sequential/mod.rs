@@ -2,6 +2,7 @@
 //! verified by simulating it (so every valid plan is accepted).
 
 pub mod blocksworld;
+pub mod car_painting;
 pub mod cyclic_shift;
 pub mod hanoi;
 pub mod knight_swap;
@@ -32,5 +33,6 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(quantum_lock::QuantumLock),
         Arc::new(knight_swap::KnightSwap),
         Arc::new(cyclic_shift::CyclicShift),
+        Arc::new(car_painting::CarPainting),
     ]
 }

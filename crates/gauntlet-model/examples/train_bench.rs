@@ -4,7 +4,7 @@
 //! ```text
 //! cargo run --release -p gauntlet-model --example train_bench -- --threads 2 --steps 30 \
 //!     [--torch /tmp/venv-torch/bin/python] [--composite] \
-//!     [--model gguf:FILE|HF_DIR] [--batch B] [--seq T] [--lora RANK]
+//!     [--model gguf:FILE|HF_DIR] [--batch B] [--seq T] [--lora RANK] [--composite-attention]
 //! ```
 //!
 //! With `--torch` and `--model`, PyTorch trains the same pretrained model (a GGUF is exported to a
@@ -14,6 +14,9 @@
 //! `--model` trains a pretrained model (loaded as `f32`) instead of the tiny one; `--lora RANK`
 //! trains a LoRA adapter (alpha = 2·rank, every projection) with the base frozen, so only the
 //! adapter has gradients and AdamW state. `--batch` and `--seq` override 32 × 64.
+//! `--composite-attention` keeps the attention matrices for the backward pass on long sequences
+//! instead of the memory-efficient attention (`fused::memory_efficient_attention`, from
+//! `attention::MEMORY_EFFICIENT_FROM` query × key pairs).
 //!
 //! Architecture (also in `tools/bench_torch_train.py`): vocab 256, hidden 128, 4 layers,
 //! 4 heads, 4 kv heads, intermediate 344, untied head; batch 32 × seq 64 random tokens;
@@ -127,6 +130,13 @@ fn main() -> anyhow::Result<()> {
     };
     let vocab = cfg.vocab_size;
     model.fused = !composite;
+    // `--composite-attention`: keep the [b, h, t, T] attention matrices for the backward pass
+    // even on long sequences (the memory-efficient attention's baseline).
+    if args.iter().any(|a| a == "--composite-attention") {
+        for block in &mut model.layers {
+            block.self_attn.memory_efficient_from = usize::MAX;
+        }
+    }
     let vars = match lora_rank {
         Some(rank) => {
             let l = lora::LoraConfig { rank, alpha: 2.0 * rank as f64, ..Default::default() };

@@ -19,7 +19,9 @@
 //! view is free because heads of a group are adjacent, and every op stays differentiable.
 //!
 //! The softmax is [`crate::fused::masked_softmax`] (one pass, hand-written backward) on the CPU,
-//! or `exp(x − max) / Σ exp(x − max)` from elementary ops elsewhere.
+//! or `exp(x − max) / Σ exp(x − max)` from elementary ops elsewhere. A long sequence under
+//! autograd runs [`crate::fused::memory_efficient_attention`] instead (the same values; the
+//! probabilities recomputed block by block in the backward pass rather than kept).
 
 use std::sync::Arc;
 
@@ -33,6 +35,12 @@ use crate::{fused, Result};
 /// Up to this many rows, [`Linear`] computes `(W xᵀ)ᵀ` rather than `x Wᵀ`
 /// ([`fused::few_rows_matmul`]): faster on every SmolLM2 projection up to 128 rows.
 pub(crate) const SMALL_ROWS: usize = 128;
+
+/// From this many query × key pairs on, a forward pass that will be differentiated runs
+/// [`fused::memory_efficient_attention`]: its backward keeps `O(t)` memory per layer instead of
+/// the two `[b, h, t, T]` matrices of the composite (at 512 tokens those cost about as much as
+/// the rest of the layer's activations; a whole conversation has thousands).
+pub const MEMORY_EFFICIENT_FROM: usize = 512 * 512;
 
 /// Additive mask value for hidden keys.
 pub const MASK_NEG: f32 = -1e30;
@@ -265,6 +273,10 @@ pub struct Attention {
     /// Decode one new token per row with [`fused::decode_attention`] (a model prepared for
     /// decoding by [`crate::Llama::pack_frozen`]; other rounding than the batched products).
     pub fused_decoding: bool,
+    /// From this many query × key pairs on, a forward pass under autograd runs
+    /// [`fused::memory_efficient_attention`] ([`MEMORY_EFFICIENT_FROM`] by default;
+    /// `usize::MAX` keeps the composite).
+    pub memory_efficient_from: usize,
     /// Frozen `q_proj`, `k_proj`, `v_proj` stacked into one packed map ([`stack_frozen`]).
     pub qkv: Option<Linear>,
 }
@@ -291,6 +303,7 @@ impl Attention {
             qk_norm,
             qk_norm_eps: cfg.rms_norm_eps,
             fused_decoding: false,
+            memory_efficient_from: MEMORY_EFFICIENT_FROM,
             qkv: None,
         })
     }
@@ -352,6 +365,11 @@ impl Attention {
             return self.o_proj.forward(&fused::decode_attention(&q, &k, &v, mask, scale)?);
         }
         let tk = k.dim(2)?;
+        if fused && fused::supported(&q) && q.track_op() && t * tk >= self.memory_efficient_from {
+            // Training on a long sequence: no [b, h, t, T] matrices kept for the backward pass.
+            let y = fused::memory_efficient_attention(&q, &k, &v, mask, scale, true, 0)?;
+            return self.o_proj.forward(&y.transpose(1, 2)?.reshape((b, t, nh * d))?);
+        }
         let rep = nh / nkv;
         // Stack each group's queries: [b, nkv, rep·t, d] · [b, nkv, d, T] = [b, nkv, rep·t, T].
         // (Without grouping the reshapes are skipped: each is a node that backward pays for.)

@@ -181,6 +181,7 @@ fn open(path: impl AsRef<Path>, device: &Device, dense_limit: usize) -> Result<(
                 qk_norm,
                 qk_norm_eps: cfg.rms_norm_eps,
                 fused_decoding: false,
+                memory_efficient_from: crate::attention::MEMORY_EFFICIENT_FROM,
                 qkv: None,
             },
             post_attention_layernorm: r.dense(&format!("{p}.ffn_norm.weight"))?,

@@ -276,21 +276,17 @@ impl Llama {
         self.lm_head.forward(&h)
     }
 
-    /// Logits of positions `start..t` only, `[batch, t − start, vocab]`: the full forward's
-    /// hidden states, then the `lm_head` over the tail. Training needs logits only where there
-    /// are targets (the responses at the end of each row); for a 49k vocabulary the head and
-    /// its log-softmax over the prompt positions cost a fifth of the step and most of its memory.
-    pub fn forward_tail(&self, ids: &Tensor, start: usize) -> Result<Tensor> {
-        let t = ids.dim(1)?;
-        if start >= t {
-            return Err(candle_core::Error::Msg(format!(
-                "forward_tail: start {start} is not below the sequence length {t}"
-            ))
-            .into());
-        }
+    /// Logits at chosen positions only, `[n, vocab]`: the full forward's hidden states
+    /// `[batch, t, hidden]`, flattened to `[batch · t, hidden]`, then the `lm_head` over the rows
+    /// `positions` (`[n]` `u32`, row `r`'s position `i` is `r · t + i`). Training needs logits only
+    /// where a token is trained (a response, or each turn's response in a whole conversation);
+    /// for a 49k vocabulary the head and its log-softmax over the other positions would cost a
+    /// fifth of the step and most of its memory.
+    pub fn forward_at(&self, ids: &Tensor, positions: &Tensor) -> Result<Tensor> {
+        let (b, t) = ids.dims2()?;
         let mask = causal_mask(t, 0, None, ids.device())?;
         let h = self.hidden(ids, &Positions::Range { start: 0 }, &mask, None)?;
-        let h = if start == 0 { h } else { h.narrow(1, start, t - start)? };
+        let h = h.reshape((b * t, ()))?.index_select(positions, 0)?;
         self.lm_head.forward(&h)
     }
 

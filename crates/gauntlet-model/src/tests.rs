@@ -239,15 +239,46 @@ fn transformers_reference_logits() {
 }
 
 #[test]
-fn forward_tail_is_the_tail_of_the_full_forward() {
+fn forward_at_gives_the_full_forwards_logits_at_those_positions() {
     let dev = Device::Cpu;
     let (model, _vm) = checkpoint::new_model(&qwen_like(16), &dev, 3).unwrap();
     let ids = batch(&dev);
-    let full = model.forward(&ids, None).unwrap();
-    for start in [0usize, 3, 7] {
-        let tail = model.forward_tail(&ids, start).unwrap();
-        assert_eq!(tail.dims3().unwrap(), (2, 8 - start, 16));
-        assert!(max_diff(&tail, &full.narrow(1, start, 8 - start).unwrap()) < 1e-5, "start {start}");
+    let full = model.forward(&ids, None).unwrap().reshape((16, 16)).unwrap();
+    // Row r's position i is r·8 + i: some of row 0, all of row 1's tail, one repeated.
+    let picks = [0u32, 3, 7, 9, 15, 3];
+    let at = model.forward_at(&ids, &Tensor::new(&picks, &dev).unwrap()).unwrap();
+    assert_eq!(at.dims2().unwrap(), (6, 16));
+    let want = full.index_select(&Tensor::new(&picks, &dev).unwrap(), 0).unwrap();
+    assert!(max_diff(&at, &want) < 1e-5);
+}
+
+/// A long sequence under autograd takes the memory-efficient attention: the same logits and the
+/// same gradients as the composite attention.
+#[test]
+fn long_sequences_train_through_memory_efficient_attention_with_the_same_gradients() {
+    let dev = Device::Cpu;
+    let t = 520; // t · t ≥ MEMORY_EFFICIENT_FROM
+    assert!(t * t >= crate::attention::MEMORY_EFFICIENT_FROM);
+    let ids: Vec<u32> = (0..t as u32).map(|i| (i * 7 + 3) % 16).collect();
+    let ids = Tensor::from_vec(ids, (1, t), &dev).unwrap();
+    let run = |from: usize| {
+        let (mut model, vm) = checkpoint::new_model(&qwen_like(16), &dev, 3).unwrap();
+        for block in &mut model.layers {
+            block.self_attn.memory_efficient_from = from;
+        }
+        let z = model.forward_at(&ids, &Tensor::arange(0u32, t as u32, &dev).unwrap()).unwrap();
+        let grads = z.sqr().unwrap().mean_all().unwrap().backward().unwrap();
+        let data = vm.data().lock().unwrap();
+        let mut names: Vec<&String> = data.keys().collect();
+        names.sort();
+        let g: Vec<Tensor> = names.iter().map(|n| grads.get(data[*n].as_tensor()).unwrap().clone()).collect();
+        (z.detach(), g)
+    };
+    let (fast, g_fast) = run(crate::attention::MEMORY_EFFICIENT_FROM);
+    let (slow, g_slow) = run(usize::MAX);
+    assert!(max_diff(&fast, &slow) < 1e-4, "logits differ by {}", max_diff(&fast, &slow));
+    for (a, b) in g_fast.iter().zip(&g_slow) {
+        let scale = b.abs().unwrap().max_all().unwrap().to_scalar::<f32>().unwrap().max(1e-6);
+        assert!(max_diff(a, b) / scale < 1e-3, "a gradient differs by {} (of {scale})", max_diff(a, b));
     }
-    assert!(model.forward_tail(&ids, 8).is_err());
 }

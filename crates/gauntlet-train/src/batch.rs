@@ -9,10 +9,11 @@
 //! environment messages between them are context only. A trained token at `ids[q]` sits at
 //! target position `q − 1` either way.
 //!
-//! Only the window of target positions from `start`, the first one any row trains on, is kept:
-//! the model computes logits there alone ([`gauntlet_model::Llama::forward_tail`]), since the
-//! prompt positions carry no loss and, with a large vocabulary, their logits would dominate the
-//! step's memory.
+//! Only the trained positions are kept: a micro-batch's tensors are `[b, P]`, `P` the most
+//! trained tokens of any row, and the model computes logits at those positions alone
+//! ([`gauntlet_model::Llama::forward_at`]): prompts and environment messages carry no loss and,
+//! with a large vocabulary, their logits would dominate the step's memory (a whole conversation
+//! is mostly environment text).
 
 use candle_core::{Device, Tensor};
 
@@ -57,43 +58,55 @@ impl Seq {
     }
 }
 
-/// Padded tensors of a micro-batch: `ids` `[b, t]` (u32), and `[b, t − 1 − start]` f32
-/// `mask`, `old_logprobs`, `advantages` over the target positions `start..t − 1`.
+/// Padded tensors of a micro-batch: `ids` `[b, t]` (u32); `positions` `[b · P]` (u32) and
+/// `[b, P]` `targets` (u32), `mask`, `old_logprobs`, `advantages` (f32), where column `k` of row
+/// `r` is that row's `k`-th trained token (`P` the most trained tokens of any row; shorter rows
+/// are padded with mask 0).
 pub struct Packed {
     /// Token ids, right-padded with 0.
     pub ids: Tensor,
-    /// The first target position in the window (the shortest prompt's length − 1).
-    pub start: usize,
-    /// 1 on response targets.
+    /// Where each trained token is predicted, as a row of the flattened `[b · t]` positions:
+    /// `r · t + q − 1` for the token at `ids[r][q]` (padding columns repeat a valid position).
+    pub positions: Tensor,
+    /// The trained tokens, `[b, P]` (0 on padding).
+    pub targets: Tensor,
+    /// 1 on trained tokens, 0 on padding.
     pub mask: Tensor,
-    /// Behaviour log-probs on response targets, 0 elsewhere.
+    /// Behaviour log-probs of the trained tokens, 0 on padding.
     pub old_logprobs: Tensor,
-    /// Advantages on response targets, 0 elsewhere.
+    /// Advantages of the trained tokens, 0 on padding.
     pub advantages: Tensor,
 }
 
 /// Pads and aligns `seqs` (see the module doc).
 pub fn pack(seqs: &[&Seq], device: &Device) -> candle_core::Result<Packed> {
     let t = seqs.iter().map(|s| s.ids.len()).max().unwrap_or(2).max(2);
-    let start = seqs.iter().map(|s| s.prompt_len.max(1) - 1).min().unwrap_or(0).min(t - 2);
+    let w = seqs.iter().map(|s| s.response_len()).max().unwrap_or(1).max(1);
     let b = seqs.len();
-    let w = t - 1 - start;
     let mut ids = vec![0u32; b * t];
+    let mut positions = vec![0u32; b * w];
+    let mut targets = vec![0u32; b * w];
     let mut mask = vec![0f32; b * w];
     let mut old = vec![0f32; b * w];
     let mut adv = vec![0f32; b * w];
     for (r, s) in seqs.iter().enumerate() {
         ids[r * t..r * t + s.ids.len()].copy_from_slice(&s.ids);
-        for (i, q) in s.trained_positions().into_iter().enumerate() {
-            let j = r * w + q - 1 - start;
+        for (k, q) in s.trained_positions().into_iter().enumerate() {
+            let j = r * w + k;
+            positions[j] = (r * t + q.max(1) - 1) as u32;
+            targets[j] = s.ids[q];
             mask[j] = 1.0;
-            old[j] = s.old_logprobs.get(i).copied().unwrap_or(0.0);
-            adv[j] = s.advantages.get(i).copied().unwrap_or(0.0);
+            old[j] = s.old_logprobs.get(k).copied().unwrap_or(0.0);
+            adv[j] = s.advantages.get(k).copied().unwrap_or(0.0);
+        }
+        for k in s.response_len()..w {
+            positions[r * w + k] = (r * t) as u32;
         }
     }
     Ok(Packed {
         ids: Tensor::from_vec(ids, (b, t), device)?,
-        start,
+        positions: Tensor::from_vec(positions, b * w, device)?,
+        targets: Tensor::from_vec(targets, (b, w), device)?,
         mask: Tensor::from_vec(mask, (b, w), device)?,
         old_logprobs: Tensor::from_vec(old, (b, w), device)?,
         advantages: Tensor::from_vec(adv, (b, w), device)?,
@@ -101,16 +114,15 @@ pub fn pack(seqs: &[&Seq], device: &Device) -> candle_core::Result<Packed> {
 }
 
 impl Packed {
-    /// The model's next-token logits over the window and their targets: `([b, w, vocab],
-    /// [b, w])`, aligned with `mask`.
+    /// The model's next-token logits at the trained tokens and the tokens: `([b, P, vocab],
+    /// [b, P])`, aligned with `mask`.
     pub fn logits_and_targets(
         &self,
         model: &gauntlet_model::Llama,
     ) -> gauntlet_model::Result<(Tensor, Tensor)> {
-        let t = self.ids.dim(1)?;
-        let logits = model.forward_tail(&self.ids, self.start)?;
-        let tail = self.ids.narrow(1, self.start, t - self.start)?;
-        gauntlet_model::logprobs::shift_for_next_token(&logits, &tail)
+        let (b, w) = self.targets.dims2()?;
+        let logits = model.forward_at(&self.ids, &self.positions)?;
+        Ok((logits.reshape((b, w, ()))?, self.targets.clone()))
     }
 }
 
@@ -124,17 +136,19 @@ mod tests {
         let short = Seq::turn(vec![1, 2, 3], 2, vec![-3.0], vec![1.0]);
         let p = pack(&[&s, &short], &Device::Cpu).unwrap();
         assert_eq!(p.ids.to_vec2::<u32>().unwrap(), vec![vec![5, 6, 7, 8], vec![1, 2, 3, 0]]);
-        // Both prompts are 2 tokens long: the window starts at target position 1.
-        assert_eq!(p.start, 1);
+        // Token ids[r][q] is predicted at flattened position r·t + q − 1 (t = 4); the short row's
+        // padding column repeats its row's first position under mask 0.
+        assert_eq!(p.positions.to_vec1::<u32>().unwrap(), vec![1, 2, 5, 4]);
+        assert_eq!(p.targets.to_vec2::<u32>().unwrap(), vec![vec![7, 8], vec![3, 0]]);
         assert_eq!(p.mask.to_vec2::<f32>().unwrap(), vec![vec![1.0, 1.0], vec![1.0, 0.0]]);
         assert_eq!(p.old_logprobs.to_vec2::<f32>().unwrap(), vec![vec![-1.0, -2.0], vec![-3.0, 0.0]]);
         assert_eq!(p.advantages.to_vec2::<f32>().unwrap()[1], vec![1.0, 0.0]);
-        // A shorter prompt widens the window to its first target.
+        // A shorter prompt: more trained tokens in that row, as many columns as it needs.
         let early = Seq::turn(vec![1, 2, 3], 1, vec![-4.0, -5.0], vec![2.0, 2.0]);
         let p = pack(&[&s, &early], &Device::Cpu).unwrap();
-        assert_eq!(p.start, 0);
-        assert_eq!(p.mask.to_vec2::<f32>().unwrap(), vec![vec![0.0, 1.0, 1.0], vec![1.0, 1.0, 0.0]]);
-        assert_eq!(p.old_logprobs.to_vec2::<f32>().unwrap()[1], vec![-4.0, -5.0, 0.0]);
+        assert_eq!(p.positions.to_vec1::<u32>().unwrap(), vec![1, 2, 4, 5]);
+        assert_eq!(p.targets.to_vec2::<u32>().unwrap(), vec![vec![7, 8], vec![2, 3]]);
+        assert_eq!(p.old_logprobs.to_vec2::<f32>().unwrap()[1], vec![-4.0, -5.0]);
     }
 
     #[test]
@@ -149,8 +163,10 @@ mod tests {
         };
         assert_eq!(s.response_len(), 3);
         let p = pack(&[&s], &Device::Cpu).unwrap();
-        assert_eq!(p.start, 1);
-        assert_eq!(p.mask.to_vec2::<f32>().unwrap(), vec![vec![1.0, 1.0, 0.0, 0.0, 1.0]]);
-        assert_eq!(p.advantages.to_vec2::<f32>().unwrap(), vec![vec![1.0, 1.0, 0.0, 0.0, -1.0]]);
+        // Only the three sampled tokens get logits: predicted at positions 1, 2 and 5.
+        assert_eq!(p.positions.to_vec1::<u32>().unwrap(), vec![1, 2, 5]);
+        assert_eq!(p.targets.to_vec2::<u32>().unwrap(), vec![vec![3, 4, 7]]);
+        assert_eq!(p.mask.to_vec2::<f32>().unwrap(), vec![vec![1.0, 1.0, 1.0]]);
+        assert_eq!(p.advantages.to_vec2::<f32>().unwrap(), vec![vec![1.0, 1.0, -1.0]]);
     }
 }

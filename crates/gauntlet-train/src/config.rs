@@ -106,6 +106,15 @@ pub struct CurriculumConfig {
     pub lower_at: f64,
     /// Held-out episodes per task evaluated at the current level at each evaluation.
     pub probe: usize,
+    /// Learnability sampling instead of level steps (the "high learning potential" sampling of
+    /// the seeds): every RL problem is drawn over (task, level) for each level in
+    /// `level..=max_level`, with probability proportional to `weight · (p (1 − p) + floor)`,
+    /// where `p` is that pair's recent training success (an average over RL steps with factor
+    /// [`crate::curriculum::LEARNABILITY_RATE`], starting at ½). Pairs the policy always or
+    /// never solves fade; those it solves half the time are drawn most. Excludes `enabled`.
+    pub learnability: bool,
+    /// The `floor` of `learnability` that keeps every (task, level) drawn now and then.
+    pub learnability_floor: f64,
 }
 
 /// Optimiser settings shared by both phases.
@@ -221,6 +230,18 @@ pub struct RlConfig {
     /// legally, which the episode's outcome spreads over every turn alike (RAGEN's format
     /// penalty). Training only: evaluations and reported rewards are the environment's. 0 = off.
     pub invalid_penalty: f64,
+    /// Weight `w` of a format reward for learning without SFT (the DeepSeek-R1-Zero / RAGEN
+    /// setting): a learner's training score becomes `(1 − w) · score + w · f`, where `f` is the
+    /// share of the seat's turns in the episode whose answer was well-formed (found in the
+    /// required format; for a single-turn task 0 or 1). A correct answer keeps its full score
+    /// (1), a well-formed wrong one earns `w`, an answer not in the format 0: well-formedness
+    /// pays, but never more than being right. Training only: evaluations and reported rewards are
+    /// the environment's. 0 = off.
+    pub format_reward: f64,
+    /// StarPO-S's variance filter (RAGEN): after sampling, keep only this share of the step's
+    /// groups, those whose learner returns vary the most (standard deviation; ties keep the
+    /// earlier group), rounded up. 1 = keep every group.
+    pub keep_groups: f64,
     /// Optimiser.
     pub optim: OptimConfig,
 }
@@ -359,7 +380,15 @@ impl Default for ModelConfig {
 
 impl Default for CurriculumConfig {
     fn default() -> Self {
-        CurriculumConfig { enabled: true, window: 64, raise_at: 0.7, lower_at: 0.3, probe: 32 }
+        CurriculumConfig {
+            enabled: true,
+            window: 64,
+            raise_at: 0.7,
+            lower_at: 0.3,
+            probe: 32,
+            learnability: false,
+            learnability_floor: 0.02,
+        }
     }
 }
 
@@ -418,6 +447,8 @@ impl Default for RlConfig {
             rae_decay: 0.95,
             turn_weight: "turn".into(),
             invalid_penalty: 0.0,
+            format_reward: 0.0,
+            keep_groups: 1.0,
             optim: OptimConfig { lr: 3e-4, warmup_steps: 5, min_lr_ratio: 1.0, ..Default::default() },
         }
     }
@@ -554,6 +585,21 @@ impl TrainConfig {
                 self.rl.invalid_penalty
             ));
         }
+        if self.curriculum.learnability && self.curriculum.enabled {
+            return Err("`curriculum.learnability` and `curriculum.enabled` both choose levels: set one of them to false".into());
+        }
+        if !(self.curriculum.learnability_floor > 0.0 && self.curriculum.learnability_floor.is_finite()) {
+            return Err(format!(
+                "`curriculum.learnability_floor` must be positive, got {}",
+                self.curriculum.learnability_floor
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.rl.format_reward) {
+            return Err(format!("`rl.format_reward` must be in [0, 1], got {}", self.rl.format_reward));
+        }
+        if !(self.rl.keep_groups > 0.0 && self.rl.keep_groups <= 1.0) {
+            return Err(format!("`rl.keep_groups` must be in (0, 1], got {}", self.rl.keep_groups));
+        }
         if !matches!(self.rl.turn_weight.as_str(), "turn" | "episode") {
             return Err(format!(
                 "`rl.turn_weight` must be `turn` or `episode`, got `{}`",
@@ -600,17 +646,20 @@ fn overlay(base: &mut toml::Table, over: toml::Table) {
 }
 
 impl TrainConfig {
+    /// What a multi-turn prompt shows of the conversation: all of it (`full_history`) or the
+    /// last `history_window` exchanges. Sampling, SFT on oracle turns, the tokenizer's texts and
+    /// evaluation all render prompts this one way.
+    pub fn history(&self) -> gauntlet_rollout::History {
+        if self.full_history {
+            gauntlet_rollout::History::Full
+        } else {
+            gauntlet_rollout::History::Window(self.history_window)
+        }
+    }
+
     /// The rollout options of this run's episodes (`seed` set by the caller).
     pub fn rollout_options(&self, seed: u64) -> gauntlet_rollout::RolloutOptions {
-        gauntlet_rollout::RolloutOptions {
-            seed,
-            history: if self.full_history {
-                gauntlet_rollout::History::Full
-            } else {
-                gauntlet_rollout::History::Window(self.history_window)
-            },
-            ..Default::default()
-        }
+        gauntlet_rollout::RolloutOptions { seed, history: self.history(), ..Default::default() }
     }
 }
 

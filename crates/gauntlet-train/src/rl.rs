@@ -144,6 +144,11 @@ impl Trainer {
                 };
                 play_with(&expanded, &mut policies, &assign, &opts)?
             };
+            if self.cfg.curriculum.learnability {
+                let outcomes: Vec<(String, u8, bool)> =
+                    got.iter().map(|e| (e.spec.env.clone(), e.spec.level, learner_outcome(e).0)).collect();
+                self.state.learnability.record(&outcomes);
+            }
             if rl.dynamic_sampling {
                 let mut by_group: HashMap<usize, Vec<f64>> = HashMap::new();
                 for e in &got {
@@ -164,6 +169,9 @@ impl Trainer {
             if !rl.dynamic_sampling || kept_groups >= rl.prompts_per_step || rounds > rl.max_resample_rounds {
                 break;
             }
+        }
+        if rl.keep_groups < 1.0 {
+            episodes = keep_most_varied_groups(episodes, rl.keep_groups);
         }
         // The policy is dropped here: its prefix store's keys and values are stale once the
         // weights move.
@@ -194,7 +202,12 @@ impl Trainer {
                 out.rows.push(Row {
                     seq: Seq::turn(ids, t.prompt_ids.len(), t.logprobs.clone(), vec![]),
                     group: e.spec.group,
-                    score: row_score(e, t, self.cfg.rl.invalid_penalty),
+                    score: with_format_reward(
+                        row_score(e, t, self.cfg.rl.invalid_penalty),
+                        e,
+                        t.seat,
+                        self.cfg.rl.format_reward,
+                    ),
                     seat: t.seat,
                     task: e.spec.env.clone(),
                     turn: ti,
@@ -386,8 +399,7 @@ impl Trainer {
                 let lp = self.token_logprobs(&p)?.detach().to_vec2::<f32>()?;
                 for (&i, row) in chunk.iter().zip(lp) {
                     let s = &mut seqs[i];
-                    for (k, q) in s.trained_positions().into_iter().enumerate() {
-                        let v = row[q - 1 - p.start];
+                    for (k, v) in row.into_iter().take(s.response_len()).enumerate() {
                         gap_sum += (v - s.old_logprobs[k]).abs() as f64;
                         gap_n += 1.0;
                         s.old_logprobs[k] = v;
@@ -461,8 +473,8 @@ impl Trainer {
         Ok(())
     }
 
-    /// Log-probs of the window's target positions of a packed micro-batch `[b, t − 1 − start]`,
-    /// under the sampling temperature.
+    /// Log-probs of the trained tokens of a packed micro-batch, `[b, P]` (row `r`'s `k`-th
+    /// trained token in column `k`), under the sampling temperature.
     fn token_logprobs(&self, p: &Packed) -> Result<Tensor, TrainError> {
         let (z, y) = p.logits_and_targets(&self.chat.model)?;
         Ok(token_logprobs(&self.tempered(z)?, &y)?)
@@ -509,6 +521,41 @@ fn pack_sequences(rows: Vec<Row>, granularity: Granularity) -> Vec<Seq> {
 fn row_score(e: &Episode, t: &gauntlet_rollout::Turn, invalid_penalty: f64) -> f64 {
     let refused = if t.invalid || t.format_error { invalid_penalty } else { 0.0 };
     e.returns.get(t.seat).copied().unwrap_or(0.0) - refused
+}
+
+/// `rl.format_reward`: `(1 − w) · score + w · f`, `f` the share of `seat`'s turns in `e` whose
+/// answer was well-formed (no format error); `score` unchanged when `w` is 0.
+fn with_format_reward(score: f64, e: &Episode, seat: usize, w: f64) -> f64 {
+    if w == 0.0 {
+        return score;
+    }
+    let mine: Vec<bool> =
+        e.turns.iter().filter(|t| t.seat == seat && t.policy == 0).map(|t| t.format_error).collect();
+    let well_formed = mine.iter().filter(|&&bad| !bad).count() as f64 / mine.len().max(1) as f64;
+    (1.0 - w) * score + w * well_formed
+}
+
+/// StarPO-S's filter (`rl.keep_groups`): the episodes of the `⌈share · groups⌉` groups whose
+/// learner returns have the largest standard deviation (ties keep the earlier group), in their
+/// original order.
+fn keep_most_varied_groups(episodes: Vec<Episode>, share: f64) -> Vec<Episode> {
+    let mut returns: Vec<(usize, Vec<f64>)> = Vec::new();
+    for e in &episodes {
+        let r = learner_outcome(e).1;
+        match returns.iter_mut().find(|(g, _)| *g == e.spec.group) {
+            Some((_, v)) => v.push(r),
+            None => returns.push((e.spec.group, vec![r])),
+        }
+    }
+    let std = |v: &[f64]| {
+        let m = v.iter().sum::<f64>() / v.len() as f64;
+        (v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / v.len() as f64).sqrt()
+    };
+    let mut ranked: Vec<(usize, f64)> = returns.iter().map(|(g, v)| (*g, std(v))).collect();
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let keep = ((share * ranked.len() as f64).ceil() as usize).max(1);
+    let kept: std::collections::HashSet<usize> = ranked.iter().take(keep).map(|(g, _)| *g).collect();
+    episodes.into_iter().filter(|e| kept.contains(&e.spec.group)).collect()
 }
 
 /// Per-row weights that give every episode the same total weight: a row of an episode with `T`
@@ -671,5 +718,45 @@ mod tests {
         assert!(per_episode.iter().all(|&x| (x - 2.0).abs() < 1e-12), "{per_episode:?}");
         assert!((w.iter().sum::<f64>() - 6.0).abs() < 1e-12);
         assert!(episode_weights(&[]).is_empty());
+    }
+
+    fn single(group: usize, ret: f64, format_error: bool) -> Episode {
+        Episode {
+            spec: EpisodeSpec { env: "x".into(), seed: group as u64, level: 1, group },
+            turns: vec![turn(0, false, format_error)],
+            returns: vec![ret],
+            success: ret == 1.0,
+            truncated: false,
+            error: None,
+            conversations: vec![],
+            roster: gauntlet_rollout::Roster::self_play(&[0]),
+        }
+    }
+
+    #[test]
+    fn format_reward_pays_for_the_format_but_never_more_than_being_right() {
+        let right = single(0, 1.0, false);
+        let wrong = single(0, 0.0, false);
+        let malformed = single(0, 0.0, true);
+        let s = |e: &Episode, w: f64| with_format_reward(e.returns[0], e, 0, w);
+        assert_eq!((s(&right, 0.2), s(&wrong, 0.2), s(&malformed, 0.2)), (1.0, 0.2, 0.0));
+        assert_eq!((s(&right, 0.0), s(&wrong, 0.0)), (1.0, 0.0), "off by default");
+        // Several turns: the share of well-formed ones.
+        let mut e = single(0, 0.0, false);
+        e.turns.extend([turn(0, false, true), turn(0, false, false), turn(0, false, true)]);
+        assert!((with_format_reward(0.0, &e, 0, 0.4) - 0.4 * 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn keep_groups_keeps_the_most_varied_groups_in_order() {
+        // Group 0: returns 1, 1 (std 0); group 1: 0, 1 (std 0.5); group 2: 0, 0.5 (std 0.25).
+        let eps: Vec<Episode> = [(0, 1.0), (0, 1.0), (1, 0.0), (1, 1.0), (2, 0.0), (2, 0.5)]
+            .iter()
+            .map(|&(g, r)| single(g, r, false))
+            .collect();
+        let groups = |v: &[Episode]| v.iter().map(|e| e.spec.group).collect::<Vec<_>>();
+        assert_eq!(groups(&keep_most_varied_groups(eps.clone(), 0.5)), vec![1, 1, 2, 2], "⌈1.5⌉ = 2 groups");
+        assert_eq!(groups(&keep_most_varied_groups(eps.clone(), 0.2)), vec![1, 1]);
+        assert_eq!(groups(&keep_most_varied_groups(eps.clone(), 1.0)).len(), 6);
     }
 }

@@ -27,6 +27,25 @@ impl Trainer {
         n: usize,
         sft: bool,
     ) -> Vec<EpisodeSpec> {
+        if !sft && self.cfg.curriculum.learnability {
+            let arms =
+                self.state.learnability.weights(&self.cfg.tasks, self.cfg.curriculum.learnability_floor);
+            let total: f64 = arms.iter().map(|a| a.2).sum();
+            return (0..n)
+                .map(|group| {
+                    let mut u = rng.unit() * total;
+                    let &(i, level, _) = arms
+                        .iter()
+                        .find(|a| {
+                            u -= a.2;
+                            u < 0.0
+                        })
+                        .unwrap_or_else(|| arms.last().expect("validated non-empty"));
+                    let seed = rng.below(crate::eval::TRAIN_SEED_LIMIT);
+                    EpisodeSpec { env: self.cfg.tasks[i].name.clone(), seed, level, group }
+                })
+                .collect();
+        }
         let total: f64 = self.cfg.tasks.iter().map(|t| t.weight).sum();
         (0..n)
             .map(|group| {
@@ -63,7 +82,7 @@ impl Trainer {
         let eos = self.chat.eos_token_id();
         let max_len = self.model_cfg.max_position_embeddings;
         let mut out = Vec::new();
-        for turn in oracle_turns(&episodes, &self.chat.template, self.cfg.history_window)? {
+        for turn in oracle_turns(&episodes, &self.chat.template, self.cfg.history())? {
             let mut ids = self.chat.tokenizer.encode(&turn.prompt)?;
             let prompt_len = ids.len();
             ids.extend(self.chat.tokenizer.encode(&turn.response)?);

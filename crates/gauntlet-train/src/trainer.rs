@@ -53,6 +53,9 @@ pub struct TrainerState {
     /// RAE baselines `(task index, seat, value)` when `rl.estimator = "rae"`.
     #[serde(default)]
     pub rae: Vec<(usize, usize, f64)>,
+    /// Recent success per (task, level) when `curriculum.learnability` is on.
+    #[serde(default)]
+    pub learnability: crate::curriculum::Learnability,
 }
 
 /// A training run in progress.

@@ -31,14 +31,14 @@ pub(crate) struct TurnText {
 pub(crate) fn oracle_turns(
     episodes: &[Episode],
     template: &ChatTemplate,
-    history: usize,
+    history: History,
 ) -> Result<Vec<TurnText>, TrainError> {
     let mut out = Vec::new();
     for e in episodes {
         for conv in &e.conversations {
             for (j, m) in conv.iter().enumerate() {
                 if m.role == "assistant" {
-                    let shown = window(&conv[..j], History::Window(history));
+                    let shown = window(&conv[..j], history);
                     out.push(TurnText {
                         prompt: template.render(&shown, true)?,
                         response: m.content.clone(),
@@ -65,7 +65,7 @@ pub fn learn_tokenizer(cfg: &TrainConfig, template: &ChatTemplate) -> Result<Tok
     let oracle_seed = step_seed(cfg.seed, "tokenizer-oracle", 0);
     let episodes = play(&specs, &mut OraclePolicy::new(oracle_seed), &cfg.rollout_options(oracle_seed))?;
     let eos = template.eos_token();
-    let texts: Vec<String> = oracle_turns(&episodes, template, cfg.history_window)?
+    let texts: Vec<String> = oracle_turns(&episodes, template, cfg.history())?
         .into_iter()
         .map(|t| format!("{}{}{eos}", t.prompt, t.response))
         .collect();

@@ -24,6 +24,10 @@
 //! lora     y = x Wᵀ + s (x Aᵀ) Bᵀ      dx = g W + s g B A,  dA = s (g B)ᵀ x,  dB = s gᵀ x Aᵀ
 //! ```
 //!
+//! Memory-efficient attention for training ([`memory_efficient_attention`]) keeps no `[t, T]`
+//! matrix for the backward pass; it recomputes the probabilities block by block (formulas in
+//! its module).
+//!
 //! Without a backward, for decoding and sampling: [`decode_attention`] (one query per row over the
 //! KV cache, `y = softmax(s q kᵀ + m) v`) and [`exp`] (`expf`, vectorised, glibc's bits).
 //!
@@ -33,12 +37,14 @@ mod adamw;
 mod attention;
 pub mod exp;
 mod few_rows;
+mod flash;
 mod linear;
 mod mlp;
 mod packed;
 
 pub use adamw::{adamw_step, sum_of_squares, AdamWStep};
 pub use attention::{decode_attention, heads, masked_softmax, rope};
+pub use flash::memory_efficient_attention;
 pub use linear::{dense_matmul, few_rows_matmul, frozen_matmul, lora_matmul};
 pub use mlp::{rms_norm, silu_mul, swiglu_cat, token_logprobs};
 pub use packed::PackedWeight;

@@ -105,6 +105,11 @@ pub struct EvalArgs {
     /// numbers), else `self`. The evaluated policy takes seat `problem mod seats`.
     #[arg(long)]
     opponent: Option<String>,
+    /// Show the policy its whole conversation at every turn of a multi-turn episode, as
+    /// `full_history = true` trains it (default: a run's setting, else only the current
+    /// observation, as `history_window = 0`).
+    #[arg(long)]
+    full_history: bool,
     /// Sequences sampled together.
     #[arg(long, default_value_t = 32)]
     batch: usize,
@@ -262,10 +267,13 @@ pub fn exec(args: EvalArgs) -> anyhow::Result<()> {
         k
     );
     let t0 = std::time::Instant::now();
-    let opts = match &run_cfg {
+    let mut opts = match &run_cfg {
         Some(c) => c.rollout_options(seed),
         None => RolloutOptions { seed, history: gauntlet_rollout::History::Window(0), ..Default::default() },
     };
+    if args.full_history {
+        opts.history = gauntlet_rollout::History::Full;
+    }
     let items = eval::items(&tasks, n, k);
     let (mut log, mut results) = match &args.results {
         Some(path) => {

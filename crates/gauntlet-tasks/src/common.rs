@@ -95,6 +95,23 @@ pub fn clip(s: &str, n: usize) -> String {
     gauntlet_core::answer::clip(s, n)
 }
 
+/// Reads an answer that names two non-negative integers (`islands=2, largest=3`, in any order
+/// and any layout [`gauntlet_core::answer::assignments`] accepts; at most 6 digits each):
+/// `Ok((first, second))`, or the unparsable score to return.
+pub fn two_counts(answer: &str, names: [&str; 2]) -> Result<(usize, usize), gauntlet_core::Score> {
+    let num = |v: &str| {
+        (!v.is_empty() && v.len() <= 6 && v.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| v.parse::<usize>().ok())
+            .flatten()
+    };
+    let got =
+        gauntlet_core::answer::assignments(answer, &names, num).map_err(gauntlet_core::Score::unparsable)?;
+    match [got[0], got[1]] {
+        [Some(a), Some(b)] => Ok((a, b)),
+        _ => Err(gauntlet_core::Score::unparsable(format!("give both `{}` and `{}`", names[0], names[1]))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

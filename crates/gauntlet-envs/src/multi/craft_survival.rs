@@ -209,25 +209,6 @@ pub struct CraftSurvival {
     level: u8,
 }
 
-fn dir_word(d: Dir) -> &'static str {
-    match d {
-        Dir::Up => "north",
-        Dir::Down => "south",
-        Dir::Left => "west",
-        Dir::Right => "east",
-    }
-}
-
-fn parse_dir(s: &str) -> Option<Dir> {
-    match s {
-        "n" | "north" => Some(Dir::Up),
-        "s" | "south" => Some(Dir::Down),
-        "e" | "east" => Some(Dir::Right),
-        "w" | "west" => Some(Dir::Left),
-        _ => None,
-    }
-}
-
 impl CraftSurvival {
     fn next(&self, p: usize, d: Dir) -> Option<usize> {
         d.step(p / self.n, p % self.n, self.n, self.n).map(|(r, c)| r * self.n + c)
@@ -274,23 +255,24 @@ impl CraftSurvival {
     fn apply(&mut self, action: &str) -> Result<String, String> {
         let (v, rest) = verb(action);
         let words: Vec<&str> = rest.split(' ').filter(|w| !w.is_empty()).collect();
-        if let (Some(d), true) = (parse_dir(&v), words.is_empty()) {
+        if let (Some(d), true) = (Dir::from_compass(&v), words.is_empty()) {
             let q = self
                 .next(self.pos, d)
-                .ok_or_else(|| format!("Cannot move {}: the edge of the map.", dir_word(d)))?;
+                .ok_or_else(|| format!("Cannot move {}: the edge of the map.", d.compass()))?;
             if self.tiles[q] != Tile::Floor {
-                return Err(format!("Cannot move {}: {} is in the way.", dir_word(d), self.tiles[q].glyph()));
+                return Err(format!("Cannot move {}: {} is in the way.", d.compass(), self.tiles[q].glyph()));
             }
             self.pos = q;
             self.look();
-            return Ok(format!("You moved {}.", dir_word(d)));
+            return Ok(format!("You moved {}.", d.compass()));
         }
         match (v.as_str(), words.as_slice()) {
             ("collect", [d]) => {
-                let d = parse_dir(d).ok_or("collect needs a direction: north, south, east or west.")?;
+                let d =
+                    Dir::from_compass(d).ok_or("collect needs a direction: north, south, east or west.")?;
                 let q = self.next(self.pos, d).ok_or("Nothing to collect beyond the edge of the map.")?;
                 let (item, tool, stays) =
-                    self.tiles[q].yields().ok_or(format!("Nothing to collect {}.", dir_word(d)))?;
+                    self.tiles[q].yields().ok_or(format!("Nothing to collect {}.", d.compass()))?;
                 if !self.has_tool(tool) {
                     return Err(format!("Collecting {} needs a {}.", ITEMS[item], ITEMS[tool.unwrap_or(0)]));
                 }
@@ -306,13 +288,13 @@ impl CraftSurvival {
                     "furnace" => Station::Furnace,
                     _ => return Err("Only a table or a furnace can be placed.".into()),
                 };
-                let d = parse_dir(d).ok_or("place needs a direction: north, south, east or west.")?;
+                let d = Dir::from_compass(d).ok_or("place needs a direction: north, south, east or west.")?;
                 let q = self.next(self.pos, d).ok_or("Cannot place beyond the edge of the map.")?;
                 if self.tiles[q] != Tile::Floor {
                     return Err(format!(
                         "Cannot place a {} {}: the tile is not floor.",
                         s.name(),
-                        dir_word(d)
+                        d.compass()
                     ));
                 }
                 if !self.can_place(s) {
@@ -325,7 +307,7 @@ impl CraftSurvival {
                 let (i, k) = s.cost();
                 self.bag[i] -= k;
                 self.tiles[q] = s.tile();
-                Ok(format!("You placed a {} {}.", s.name(), dir_word(d)))
+                Ok(format!("You placed a {} {}.", s.name(), d.compass()))
             }
             ("craft", [what]) => {
                 let item = ITEMS.iter().position(|x| x == what).filter(|&i| recipe(i).is_some());
@@ -393,9 +375,9 @@ impl CraftSurvival {
             if let Some(d) = target.and_then(|t| first[t]) {
                 let q = self.next(self.pos, d).unwrap_or(self.pos);
                 return if self.tiles[q] == Tile::Floor {
-                    dir_word(d).into()
+                    d.compass().into()
                 } else {
-                    format!("collect {}", dir_word(d))
+                    format!("collect {}", d.compass())
                 };
             }
         }
@@ -491,7 +473,7 @@ impl CraftSurvival {
         }
         if self.bag[BERRY] < 2 {
             if let Some(d) = adjacent(Tile::Bush) {
-                return format!("collect {}", dir_word(d));
+                return format!("collect {}", d.compass());
             }
         }
         let hungry = self.bag[BERRY] == 0 && {
@@ -505,7 +487,7 @@ impl CraftSurvival {
             Some(Task::Gather(item)) => {
                 let t = Tile::source(item);
                 match adjacent(t) {
-                    Some(d) => format!("collect {}", dir_word(d)),
+                    Some(d) => format!("collect {}", d.compass()),
                     None => self.walk(|q| self.beside(q, t)),
                 }
             }
@@ -521,7 +503,7 @@ impl CraftSurvival {
                 let ok =
                     |q: usize| self.tiles[q] == Tile::Floor && s.near().iter().all(|&t| self.near_at(q, t));
                 match self.spot(self.pos).filter(|_| ok(self.pos)) {
-                    Some(d) => format!("place {} {}", s.name(), dir_word(d)),
+                    Some(d) => format!("place {} {}", s.name(), d.compass()),
                     None => self.walk(|q| q != self.pos && ok(q) && self.spot(q).is_some()),
                 }
             }
@@ -746,16 +728,16 @@ impl World for CraftSurvival {
             let Some(q) = self.next(self.pos, d) else { continue };
             match self.tiles[q] {
                 Tile::Floor => {
-                    out.push(dir_word(d).to_string());
+                    out.push(d.compass().to_string());
                     for s in [Station::Table, Station::Furnace] {
                         if self.can_place(s) {
-                            out.push(format!("place {} {}", s.name(), dir_word(d)));
+                            out.push(format!("place {} {}", s.name(), d.compass()));
                         }
                     }
                 }
                 t => {
                     if t.yields().is_some_and(|(_, tool, _)| self.has_tool(tool)) {
-                        out.push(format!("collect {}", dir_word(d)));
+                        out.push(format!("collect {}", d.compass()));
                     }
                 }
             }

@@ -84,25 +84,6 @@ pub struct DungeonCrawl {
     level: u8,
 }
 
-fn word(d: Dir) -> &'static str {
-    match d {
-        Dir::Up => "north",
-        Dir::Down => "south",
-        Dir::Left => "west",
-        Dir::Right => "east",
-    }
-}
-
-fn parse_dir(s: &str) -> Option<Dir> {
-    match s {
-        "n" | "north" => Some(Dir::Up),
-        "s" | "south" => Some(Dir::Down),
-        "e" | "east" => Some(Dir::Right),
-        "w" | "west" => Some(Dir::Left),
-        _ => None,
-    }
-}
-
 impl DungeonCrawl {
     fn next(&self, p: usize, d: Dir) -> Option<usize> {
         d.step(p / self.w, p % self.w, self.h, self.w).map(|(r, c)| r * self.w + c)
@@ -190,18 +171,18 @@ impl DungeonCrawl {
 
     fn apply(&mut self, action: &str) -> Result<String, String> {
         let (v, rest) = verb(action);
-        if let (Some(d), true) = (parse_dir(&v), rest.is_empty()) {
+        if let (Some(d), true) = (Dir::from_compass(&v), rest.is_empty()) {
             let q = self.next(self.pos, d).ok_or("The edge of the map.")?;
             if self.monster_at(q).is_some() {
-                return Err(format!("A monster blocks the way {}; attack it or go around.", word(d)));
+                return Err(format!("A monster blocks the way {}; attack it or go around.", d.compass()));
             }
             match self.cells[q] {
-                Cell::Wall => return Err(format!("A wall blocks the way {}.", word(d))),
-                Cell::Locked => return Err(format!("The door {} is locked.", word(d))),
+                Cell::Wall => return Err(format!("A wall blocks the way {}.", d.compass())),
+                Cell::Locked => return Err(format!("The door {} is locked.", d.compass())),
                 Cell::Floor => {}
             }
             self.pos = q;
-            let mut msg = format!("You moved {}.", word(d));
+            let mut msg = format!("You moved {}.", d.compass());
             if self.key == Some(q) {
                 self.key = None;
                 self.has_key = true;
@@ -214,7 +195,7 @@ impl DungeonCrawl {
             self.look();
             return Ok(msg);
         }
-        let d = match (v.as_str(), parse_dir(rest)) {
+        let d = match (v.as_str(), Dir::from_compass(rest)) {
             ("attack" | "unlock", Some(d)) => d,
             ("attack" | "unlock", None) => {
                 return Err(format!("{v} needs a direction: north, south, east or west."))
@@ -223,29 +204,29 @@ impl DungeonCrawl {
         };
         let q = self.next(self.pos, d).ok_or("The edge of the map.")?;
         if v == "attack" {
-            let i = self.monster_at(q).ok_or(format!("No monster {}.", word(d)))?;
+            let i = self.monster_at(q).ok_or(format!("No monster {}.", d.compass()))?;
             self.monsters[i].1 -= 1;
             if self.monsters[i].1 == 0 {
                 self.monsters.remove(i);
-                return Ok(format!("You killed the monster {}.", word(d)));
+                return Ok(format!("You killed the monster {}.", d.compass()));
             }
-            return Ok(format!("You hit the monster {}.", word(d)));
+            return Ok(format!("You hit the monster {}.", d.compass()));
         }
         if self.cells[q] != Cell::Locked {
-            return Err(format!("No locked door {}.", word(d)));
+            return Err(format!("No locked door {}.", d.compass()));
         }
         if !self.has_key {
             return Err("You need the key.".into());
         }
         self.cells[q] = Cell::Floor;
-        Ok(format!("You unlocked the door {}.", word(d)))
+        Ok(format!("You unlocked the door {}.", d.compass()))
     }
 
     /// The oracle's action: plans on what it has seen.
     fn plan(&self) -> String {
         for d in Dir::ALL {
             if self.next(self.pos, d).is_some_and(|q| self.monster_at(q).is_some() && self.visible(q)) {
-                return format!("attack {}", word(d));
+                return format!("attack {}", d.compass());
             }
         }
         let seen_cell = |q: usize| self.seen[q].then_some(self.cells[q]);
@@ -290,9 +271,9 @@ impl DungeonCrawl {
         };
         let q = self.next(self.pos, d).unwrap_or(self.pos);
         match seen_cell(q) {
-            Some(Cell::Locked) => format!("unlock {}", word(d)),
-            _ if self.monster_at(q).is_some() => format!("attack {}", word(d)),
-            _ => word(d).into(),
+            Some(Cell::Locked) => format!("unlock {}", d.compass()),
+            _ if self.monster_at(q).is_some() => format!("attack {}", d.compass()),
+            _ => d.compass().into(),
         }
     }
 
@@ -572,11 +553,11 @@ impl World for DungeonCrawl {
         for d in Dir::ALL {
             let Some(q) = self.next(self.pos, d) else { continue };
             if self.monster_at(q).is_some() {
-                out.push(format!("attack {}", word(d)));
+                out.push(format!("attack {}", d.compass()));
             } else if self.cells[q] == Cell::Floor {
-                out.push(word(d).into());
+                out.push(d.compass().into());
             } else if self.cells[q] == Cell::Locked && self.has_key {
-                out.push(format!("unlock {}", word(d)));
+                out.push(format!("unlock {}", d.compass()));
             }
         }
         if out.is_empty() {

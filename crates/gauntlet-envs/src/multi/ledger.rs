@@ -205,6 +205,27 @@ impl Dir {
         }
     }
 
+    /// The compass word (`north` is up).
+    pub fn compass(self) -> &'static str {
+        match self {
+            Dir::Up => "north",
+            Dir::Down => "south",
+            Dir::Left => "west",
+            Dir::Right => "east",
+        }
+    }
+
+    /// Parse a compass word or its letter (`north`/`n`, …; lowercase).
+    pub fn from_compass(text: &str) -> Option<Dir> {
+        match text {
+            "n" | "north" => Some(Dir::Up),
+            "s" | "south" => Some(Dir::Down),
+            "e" | "east" => Some(Dir::Right),
+            "w" | "west" => Some(Dir::Left),
+            _ => None,
+        }
+    }
+
     /// The neighbour of `(r, c)` in this direction inside an `h × w` grid.
     pub fn step(self, r: usize, c: usize, h: usize, w: usize) -> Option<(usize, usize)> {
         let (dr, dc) = self.delta();

@@ -24,7 +24,7 @@
 //! island; answering only one of the two numbers (0).
 
 use crate::common::render_grid;
-use gauntlet_core::{answer, Category, Difficulty, Rng, Score, Task, TaskSpec};
+use gauntlet_core::{Category, Difficulty, Rng, Score, Task, TaskSpec};
 use serde::{Deserialize, Serialize};
 
 /// The largest-island family.
@@ -177,17 +177,9 @@ impl Task for LargestIsland {
             Ok(x) => x,
             Err(e) => return Score::wrong(format!("malformed problem: {e}")),
         };
-        let num = |v: &str| {
-            (!v.is_empty() && v.len() <= 6 && v.bytes().all(|b| b.is_ascii_digit()))
-                .then(|| v.parse::<usize>().ok())
-                .flatten()
-        };
-        let got = match answer::assignments(answer, &["islands", "largest"], num) {
-            Ok(s) => s,
-            Err(e) => return Score::unparsable(e),
-        };
-        let [Some(gk), Some(gm)] = [got[0], got[1]] else {
-            return Score::unparsable("give both `islands` and `largest`");
+        let (gk, gm) = match crate::common::two_counts(answer, ["islands", "largest"]) {
+            Ok(x) => x,
+            Err(score) => return score,
         };
         match (gk == k, gm == m) {
             (true, true) => Score::correct(),

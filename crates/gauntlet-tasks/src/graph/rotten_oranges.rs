@@ -27,7 +27,7 @@
 //! the oranges left fresh.
 
 use crate::common::render_grid;
-use gauntlet_core::{answer, Category, Difficulty, Rng, Score, Task, TaskSpec};
+use gauntlet_core::{Category, Difficulty, Rng, Score, Task, TaskSpec};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
@@ -174,17 +174,9 @@ impl Task for RottenOranges {
             Ok(x) => x,
             Err(e) => return Score::wrong(format!("malformed problem: {e}")),
         };
-        let num = |v: &str| {
-            (!v.is_empty() && v.len() <= 6 && v.bytes().all(|b| b.is_ascii_digit()))
-                .then(|| v.parse::<usize>().ok())
-                .flatten()
-        };
-        let got = match answer::assignments(answer, &["minutes", "fresh"], num) {
-            Ok(s) => s,
-            Err(e) => return Score::unparsable(e),
-        };
-        let [Some(gm), Some(gf)] = [got[0], got[1]] else {
-            return Score::unparsable("give both `minutes` and `fresh`");
+        let (gm, gf) = match crate::common::two_counts(answer, ["minutes", "fresh"]) {
+            Ok(x) => x,
+            Err(score) => return score,
         };
         match (gm == m, gf == f) {
             (true, true) => Score::correct(),

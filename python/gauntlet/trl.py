@@ -132,16 +132,21 @@ _ANSWER_LINE = re.compile(r"^.*<answer>.*</answer>.*$\n?", re.MULTILINE)
 
 
 def _sample_actions(name: str, level: int, seeds: int = 4, steps: int = 40) -> list[str]:
-    """Legal actions seen over a few random episodes (what the tool methods are derived from)."""
+    """Legal actions seen over a few random episodes and a few oracle ones (what the tool methods
+    are derived from: random play never reaches some actions, such as a shop's `checkout`)."""
     env = make(name, level=level)
     seen: dict[str, None] = {}
-    for seed in range(seeds):
-        env.reset(seed=seed)
+    for seed in range(2 * seeds):
+        oracle = seed >= seeds
+        env.reset(seed=seed % seeds)
         for _ in range(steps):
             if env.to_act() is None:
                 break
             seen.update(dict.fromkeys(env.legal_actions()))
-            env.step(env.random_action())
+            action = env.oracle_action() if oracle else env.random_action()
+            if oracle:
+                seen[action] = None
+            env.step(action)
     return list(seen)
 
 

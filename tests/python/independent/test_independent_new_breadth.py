@@ -503,7 +503,7 @@ def test_matrix_manipulation(level):
 
 
 def bl_parse(q):
-    objects = q.split("blickets: ")[1].split(". Each object")[0].split(", ")
+    objects = q.split("The objects: ")[1].split(". Each object")[0].split(", ")
     m = re.search(r"at least (\d+) blickets are on it together", q)
     threshold = int(m.group(1)) if m else 1
     assert m or "at least one blicket is on it" in q

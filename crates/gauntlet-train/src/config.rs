@@ -275,6 +275,10 @@ impl Default for PoolConfig {
 pub struct EvalConfig {
     /// Evaluate every this many RL steps (0 = only before SFT, after SFT and at the end).
     pub every: usize,
+    /// Run the reported evaluation of the starting model (before SFT). Off for probes that
+    /// only ask how far SFT and RL get (a base model that never writes the answer format
+    /// spends every turn's whole token budget, the slowest evaluation of a run).
+    pub before_sft: bool,
     /// Run the reported evaluation after SFT (the RL gain's baseline). Off, a run reports its
     /// gain over the starting model only and saves one evaluation's time; training is the same
     /// either way (evaluations draw from their own seed).
@@ -458,6 +462,7 @@ impl Default for EvalConfig {
     fn default() -> Self {
         EvalConfig {
             every: 25,
+            before_sft: true,
             after_sft: true,
             n: 1100,
             periodic_n: 256,

@@ -249,7 +249,7 @@ impl Trainer {
 
     /// Runs (or finishes) the whole schedule, then writes the report.
     pub fn run(&mut self, progress: &mut dyn Progress) -> Result<(), TrainError> {
-        if !self.state.evals.contains_key("before_sft") {
+        if self.cfg.eval.before_sft && !self.state.evals.contains_key("before_sft") {
             self.report_eval("before_sft", progress)?;
         }
         let sft_steps = self.cfg.sft.steps;

@@ -9,6 +9,7 @@ pub mod coordinate_geometry;
 pub mod differentiation;
 pub mod integration;
 pub mod linear_system;
+pub mod matrix_determinant;
 pub mod poly;
 pub mod polynomial_division;
 pub mod polynomial_multiplication;
@@ -28,5 +29,6 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(integration::Integration),
         Arc::new(coordinate_geometry::CoordinateGeometry),
         Arc::new(convex_hull::ConvexHull),
+        Arc::new(matrix_determinant::MatrixDeterminant),
     ]
 }

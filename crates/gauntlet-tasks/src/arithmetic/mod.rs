@@ -24,7 +24,9 @@ pub mod number_words;
 pub mod power_roots;
 pub mod prime_factorization;
 pub mod reach;
+pub mod roman_numerals;
 pub mod time_intervals;
+pub mod unit_conversion;
 
 use gauntlet_core::DynTask;
 use std::sync::Arc;
@@ -50,5 +52,7 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(complex_arithmetic::ComplexArithmetic),
         Arc::new(number_words::NumberWords),
         Arc::new(power_roots::PowerRoots),
+        Arc::new(unit_conversion::UnitConversion),
+        Arc::new(roman_numerals::RomanNumerals),
     ]
 }

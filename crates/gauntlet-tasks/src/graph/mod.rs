@@ -3,6 +3,7 @@
 //! Every family shows its graph as an edge list, one edge per line, with nodes named by letters
 //! or numbers ([`graph::Labels`]); the shared representation and parsers live in [`graph`].
 
+pub mod bipartite;
 pub mod eulerian_trail;
 #[allow(clippy::module_inception)]
 pub mod graph;
@@ -32,5 +33,6 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(largest_island::LargestIsland),
         Arc::new(rotten_oranges::RottenOranges),
         Arc::new(eulerian_trail::EulerianTrail),
+        Arc::new(bipartite::Bipartite),
     ]
 }

@@ -7,6 +7,7 @@ pub mod knapsack;
 pub mod light_up;
 pub mod lights_out;
 pub mod maze;
+pub mod meeting_rooms;
 pub mod minesweeper;
 pub mod minesweeper_solver;
 pub mod rubiks_2x2;
@@ -23,5 +24,6 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(rubiks_2x2::Rubiks2x2),
         Arc::new(lights_out::LightsOut),
         Arc::new(knapsack::Knapsack),
+        Arc::new(meeting_rooms::MeetingRooms),
     ]
 }

@@ -4,6 +4,7 @@
 pub mod blocksworld;
 pub mod car_painting;
 pub mod cyclic_shift;
+pub mod edit_script;
 pub mod hanoi;
 pub mod knight_swap;
 pub mod moves;
@@ -34,5 +35,6 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(knight_swap::KnightSwap),
         Arc::new(cyclic_shift::CyclicShift),
         Arc::new(car_painting::CarPainting),
+        Arc::new(edit_script::EditScript),
     ]
 }

@@ -96,20 +96,28 @@ cargo test --workspace --locked "$@"
 
 # The Python package (python/gauntlet + crates/gauntlet-py): built into a venv created once next to
 # the other caches (maturin, pytest, ruff, numpy from PyPI), then linted and tested. The build
-# reuses target/ (dev profile). Without network the venv cannot be made and this part skips.
+# reuses target/ (dev profile: `maturin develop` runs maturin directly, not the PEP 517 backend
+# that builds `pip install .` in a temporary folder). Without network the venv cannot be made and
+# this part skips.
 pyvenv="${GAUNTLET_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gauntlet}/venv-py"
 if ! "$pyvenv/bin/python" -c "import maturin, pytest, numpy" >/dev/null 2>&1 || [ ! -x "$pyvenv/bin/ruff" ]; then
   echo "creating $pyvenv with maturin, pytest, ruff, numpy (PyPI) ..." >&2
   python3 -m venv "$pyvenv" >&2 && "$pyvenv/bin/python" -m pip install --quiet maturin pytest ruff numpy >&2 \
     || echo "could not install maturin/pytest/ruff (offline?): the Python package tests skip" >&2
 fi
+# pyarrow lets the docs' Parquet examples (gauntlet.verl.write_agent_rows) run in
+# tests/python/test_docs_blocks.py; without it those blocks skip.
+if [ -x "$pyvenv/bin/python" ] && ! "$pyvenv/bin/python" -c "import pyarrow" >/dev/null 2>&1; then
+  "$pyvenv/bin/python" -m pip install --quiet pyarrow >&2 \
+    || echo "could not install pyarrow (offline?): doc blocks that write Parquet skip" >&2
+fi
 if "$pyvenv/bin/python" -c "import maturin, pytest, numpy" >/dev/null 2>&1; then
   echo "building the Python package (maturin develop) and running tests/python ..." >&2
   (
     export VIRTUAL_ENV="$pyvenv" PATH="$pyvenv/bin:$PATH"
     maturin develop --quiet >&2
-    ruff check python tests examples
-    ruff format --check python tests examples
+    ruff check python tests examples tools/pep517
+    ruff format --check python tests examples tools/pep517
     GAUNTLET_BIN="${GAUNTLET_BIN:-$PWD/target/debug/gauntlet}" python -m pytest tests/python -q
   )
 else

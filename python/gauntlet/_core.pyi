@@ -20,8 +20,16 @@ def task_specs() -> list[dict[str, Any]]:
 def canonical_task(name: str) -> str:
     """The registry name of ``name``; raises UnknownTaskError with suggestions."""
 
-def generate_entries(name: str, seeds: list[int], level: int = 1, threads: int = 1) -> list[tuple[str, str, str]]:
-    """(prompt, serialized problem JSON, oracle's bare answer) for each seed."""
+def generate_entries(
+    name: str,
+    seeds: list[int],
+    level: int = 1,
+    threads: int = 1,
+    alias: str | None = None,
+    config: list[tuple[str, float]] | None = None,
+) -> list[tuple[str, str, str]]:
+    """(prompt, serialized problem JSON, oracle's bare answer) for each seed; ``config`` (keys of
+    reasoning-gym name ``alias``) sets generator parameters past the level."""
 
 def score(name: str, problem: str, response: str) -> tuple[float, bool, bool, str]:
     """(reward, correct, format_error, reason) of a full response against a serialized problem."""
@@ -47,10 +55,15 @@ def composite_plan(seed: int, size: int, weights: list[float]) -> list[int]:
     """The member index of each entry of a composite dataset."""
 
 def task_aliases() -> list[dict[str, Any]]:
-    """reasoning-gym names: name, family, level, differs, keys."""
+    """reasoning-gym names: name, family, level, differs, keys, overrides, fields."""
 
 def alias_level(name: str, config: list[tuple[str, float]]) -> int | None:
-    """The level reasoning-gym options of alias ``name`` choose; ConfigError for other keys."""
+    """The level reasoning-gym options of alias ``name`` choose (keys that set a generator
+    parameter choose none); ConfigError for keys it does not take."""
+
+def alias_overrides(name: str, config: list[tuple[str, float]]) -> list[tuple[str, int, int]]:
+    """The generator parameters options of alias ``name`` set: (parameter, lo, hi) ranges;
+    ConfigError for a value out of bounds or a ``min_`` above its ``max_``."""
 
 def extract(response: str, mode: str) -> str | None:
     """The last ``<answer>``/``\\boxed{}``/fenced block's content (``mode``: answer, boxed, fenced)."""

@@ -70,8 +70,11 @@ _ALIASES: dict[str, dict[str, Any]] = {}
 def list_aliases() -> list[dict[str, Any]]:
     """reasoning-gym's family names that gauntlet serves, as dicts: ``name`` (reasoning-gym's),
     ``family`` (gauntlet's), ``level`` (the level nearest reasoning-gym's default
-    configuration, used when no level is given), ``differs`` (what is not the same) and
-    ``keys`` (reasoning-gym configuration keys that choose a level)."""
+    configuration, used when no level is given), ``differs`` (what is not the same), ``keys``
+    (every reasoning-gym configuration key it takes), ``overrides`` (the keys that set a
+    generator parameter: ``keys``, ``param``, reasoning-gym's ``defaults``, the ``bounds``
+    gauntlet's generator accepts and a ``doc``; the other keys choose a level) and ``fields``
+    (problem fields reasoning-gym's entries name differently)."""
     return [dict(a) for a in _core.task_aliases()]
 
 
@@ -172,11 +175,17 @@ def _number(key: str, value: Any) -> float:
     return float(value)
 
 
+def _setting_keys(alias: Mapping[str, Any] | None) -> set[str]:
+    """The reasoning-gym keys of ``alias`` that set a generator parameter."""
+    return {k for o in (alias or {}).get("overrides", ()) for k in o["keys"]}
+
+
 def _resolve_level(name: str, level: Any, cfg: Mapping[str, Any]) -> int:
     """The level of a dataset of ``name``: ``level`` when given; else the one reasoning-gym's
     configuration keys in ``cfg`` choose; else, for a reasoning-gym name, the level nearest its
-    default configuration; else 1. Options a family does not take raise ``ConfigError``
-    listing the ones it does."""
+    default configuration; else 1. Keys that set a generator parameter (``min_empty``) choose
+    no level: they apply on top of it (checked here, so a bad value fails at once). Options a
+    family does not take raise ``ConfigError`` listing the ones it does."""
     alias = _alias(name)
     if cfg and alias is None:
         keys = ", ".join(f"`{k}`" for k in sorted(cfg))
@@ -186,16 +195,27 @@ def _resolve_level(name: str, level: Any, cfg: Mapping[str, Any]) -> int:
         )
         err.field = sorted(cfg)[0]
         raise err
-    if level is not None:
-        if cfg:
-            keys = ", ".join(f"`{k}`" for k in sorted(cfg))
-            raise ConfigError(f"give either `level=` or reasoning-gym options ({keys}), not both")
-        return _check_level(level)
+    pairs = [(k, _number(k, v)) for k, v in cfg.items()]
+    chosen = _core.alias_level(name, pairs) if cfg else None  # also refuses unknown keys
     if cfg:
-        chosen = _core.alias_level(name, [(k, _number(k, v)) for k, v in cfg.items()])
-        if chosen is not None:
-            return int(chosen)
+        _core.alias_overrides(name, pairs)  # refuses values out of bounds
+    choosing = sorted(set(cfg) - _setting_keys(alias))
+    if level is not None:
+        if choosing:
+            keys = ", ".join(f"`{k}`" for k in choosing)
+            raise ConfigError(f"give either `level=` or the reasoning-gym options that choose one ({keys}), not both")
+        return _check_level(level)
+    if chosen is not None:
+        return int(chosen)
     return int(alias["level"]) if alias is not None else 1
+
+
+def _settings(name: str, cfg: Mapping[str, Any]) -> list[tuple[str, float]] | None:
+    """The options of ``cfg`` that set generator parameters of reasoning-gym name ``name``, as
+    the (key, value) pairs generation takes; ``None`` when there are none."""
+    keys = _setting_keys(_alias(name))
+    pairs = [(k, _number(k, v)) for k, v in cfg.items() if k in keys]
+    return pairs or None
 
 
 def _check_level(level: Any) -> int:
@@ -347,8 +367,10 @@ class ProceduralDataset(_LazyDataset):
     """``size`` generated problems of one family at one level; entry ``i`` has seed ``seed + i``.
 
     ``name`` is a gauntlet family or a reasoning-gym name (:func:`list_aliases`); ``config``
-    holds reasoning-gym options that choose the level (``min_empty=30``). ``dataset.config``
-    is the configuration in effect (``size``, ``seed``, ``level`` and the options given).
+    holds reasoning-gym options: those with a generator parameter set it on top of the level
+    (``min_empty=40``), the others choose the level. ``dataset.config`` is the configuration in
+    effect (``size``, ``seed``, ``level`` and the options given); ``dataset.overrides`` the
+    generator parameters set (``{"empty": (40, 50)}``).
     Indexable (ints, negative ints, slices), iterable, ``len()``-able and picklable (only the
     arguments are pickled; entries are regenerated, identically, on the other side).
     """
@@ -370,10 +392,15 @@ class ProceduralDataset(_LazyDataset):
         self.level = _resolve_level(name, level, self.options)
         self.threads = _check_threads(threads)
         self.config: dict[str, Any] = {**self.options, "size": self.size, "seed": self.seed, "level": self.level}
+        self._settings = _settings(self.source, self.options)
+        self.overrides: dict[str, tuple[int, int]] = {
+            p: (lo, hi) for p, lo, hi in (_core.alias_overrides(self.source, self._settings) if self._settings else [])
+        }
+        self._level_arg = level
 
     def _make(self, indices: Sequence[int]) -> list[dict[str, Any]]:
         seeds = [(self.seed + i) % 2**64 for i in indices]
-        items = _core.generate_entries(self.name, seeds, self.level, self.threads)
+        items = _core.generate_entries(self.name, seeds, self.level, self.threads, self.source, self._settings)
         renames = _renames(self.source)
         return [
             _entry(self.name, i, s, self.level, it, self.source, renames)
@@ -381,16 +408,18 @@ class ProceduralDataset(_LazyDataset):
         ]
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (ProceduralDataset, (self.source, self.size, self.seed, self.level, self.threads))
+        args = (self.source, self.size, self.seed, self._level_arg, self.threads, self.options)
+        return (ProceduralDataset, args)
 
     def __repr__(self) -> str:
-        return f"ProceduralDataset({self.name!r}, size={self.size}, seed={self.seed}, level={self.level})"
+        options = "".join(f", {k}={v!r}" for k, v in self.options.items())
+        return f"ProceduralDataset({self.name!r}, size={self.size}, seed={self.seed}, level={self.level}{options})"
 
 
 class DatasetSpec(NamedTuple):
     """One member of a composite dataset: reasoning-gym's ``DatasetSpec(name, weight, config)``,
-    plus ``level``. ``config`` takes reasoning-gym's options for the family (they choose the
-    level) or ``{"level": n}``."""
+    plus ``level``. ``config`` takes reasoning-gym's options for the family (as
+    :func:`create_dataset` reads them) and ``"level"``."""
 
     name: str
     weight: float = 1.0
@@ -441,12 +470,16 @@ class CompositeDataset(_LazyDataset):
             raise ConfigError("a composite dataset needs at least one member in `datasets`")
         self.members: list[tuple[str, int, float]] = []
         self.sources: list[str] = []
+        self._settings: list[list[tuple[str, float]] | None] = []
+        self._options: list[dict[str, Any]] = []  # per member, the options that set parameters
         for s in specs:
             cfg = dict(s.config)
             lvl = cfg.pop("level", s.level if s.level is not None else level)
             name = _core.canonical_task(s.name)
             self.members.append((name, _resolve_level(s.name, lvl, cfg), float(s.weight)))
             self.sources.append(s.name.strip().lower().replace("-", "_") if _alias(s.name) else name)
+            self._settings.append(_settings(self.sources[-1], cfg))
+            self._options.append({k: cfg[k] for k, _ in self._settings[-1] or []})
         self.size = _check_size(size)
         self.seed = _check_seed(seed)
         self.level = level
@@ -456,7 +489,8 @@ class CompositeDataset(_LazyDataset):
             "size": self.size,
             "seed": self.seed,
             "datasets": [
-                DatasetSpec(src, w, {"level": lvl}) for src, (_, lvl, w) in zip(self.sources, self.members, strict=True)
+                DatasetSpec(src, w, {"level": lvl, **options})
+                for src, (_, lvl, w), options in zip(self.sources, self.members, self._options, strict=True)
             ],
         }
 
@@ -468,14 +502,15 @@ class CompositeDataset(_LazyDataset):
         for k, idx in by_member.items():
             name, lvl, _ = self.members[k]
             seeds = [(self.seed + i) % 2**64 for i in idx]
-            for i, s, it in zip(idx, seeds, _core.generate_entries(name, seeds, lvl, self.threads), strict=True):
+            items = _core.generate_entries(name, seeds, lvl, self.threads, self.sources[k], self._settings[k])
+            for i, s, it in zip(idx, seeds, items, strict=True):
                 out[i] = _entry(name, i, s, lvl, it, self.sources[k], _renames(self.sources[k]))
         return [out[i] for i in indices]
 
     def __reduce__(self) -> tuple[Any, ...]:
         specs = [
-            {"name": src, "weight": w, "level": lvl}
-            for src, (_, lvl, w) in zip(self.sources, self.members, strict=True)
+            {"name": src, "weight": w, "level": lvl, "config": options}
+            for src, (_, lvl, w), options in zip(self.sources, self.members, self._options, strict=True)
         ]
         return (CompositeDataset, (specs, self.size, self.seed, self.level, self.threads))
 
@@ -490,11 +525,16 @@ def create_dataset(
     """A dataset of ``size`` problems of family ``name``, reasoning-gym style.
 
     ``name`` is a gauntlet family or a reasoning-gym name (``zebra_puzzles``; see
-    :func:`list_aliases`). The level is ``level`` (1..5) when given; otherwise the one that
-    reasoning-gym options in ``cfg`` choose (``min_empty=30``: each option picks the level
-    whose parameter is nearest, the hardest wins); otherwise, for a reasoning-gym name, the
-    level nearest its default configuration; otherwise 1. An option the family does not take
-    raises :class:`~gauntlet.errors.ConfigError` listing the ones it does.
+    :func:`list_aliases`). Options in ``cfg`` are reasoning-gym's configuration keys. Those that
+    have a generator parameter in gauntlet (``list_aliases()[i]["overrides"]``: sizes, counts,
+    ranges such as ``min_empty``, ``min_terms``, ``min_value``) set it, as reasoning-gym reads
+    them (a ``min_``/``max_`` pair is a range each problem draws from; a key not given keeps
+    reasoning-gym's default), on top of the level. The level is ``level`` (1..5) when given;
+    otherwise the one the remaining options choose (each picks the level whose parameter is
+    nearest, the hardest wins); otherwise, for a reasoning-gym name, the level nearest its
+    default configuration; otherwise 1. An option the family does not take raises
+    :class:`~gauntlet.errors.ConfigError` listing the ones it does, as does a value out of the
+    generator's bounds.
 
     ``name="composite"`` takes ``datasets=[...]`` (names, dicts ``{"name", "weight", "config",
     "level"}`` or :class:`DatasetSpec`). ``threads`` is the number of Rust threads generating

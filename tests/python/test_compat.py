@@ -55,25 +55,75 @@ def test_reasoning_gym_readme_loop_runs_for_every_alias(alias):
     assert pickle.loads(pickle.dumps(data))[1] == data[1]
 
 
-def test_config_keys_choose_levels_and_unknown_keys_list_the_accepted_ones():
+def _empty_cells(entry) -> int:
+    return sum(v == 0 for row in entry["metadata"]["puzzle"] for v in row)
+
+
+def test_config_keys_set_generator_parameters_on_top_of_the_level():
     assert gauntlet.create_dataset("sudoku", size=1).level == 4  # reasoning-gym's default is 9x9
-    assert gauntlet.create_dataset("sudoku", size=1, min_empty=30).level == 3
-    assert gauntlet.create_dataset("sudoku", size=1, min_empty=50, max_empty=56).level == 5
-    assert gauntlet.create_dataset("sudoku", size=1, level=1).level == 1
-    d = gauntlet.create_dataset("zebra_puzzles", size=2, seed=1, num_people=5, num_characteristics=5)
-    assert d.level == 4 and d.config["num_people"] == 5
-    assert gauntlet.create_dataset("mini_sudoku", size=1, min_empty=8, max_empty=8).level == 1
+    d = gauntlet.create_dataset("sudoku", size=8, seed=3, min_empty=40, max_empty=44)
+    assert d.level == 4 and d.overrides == {"empty": (40, 44)} and d.config["min_empty"] == 40
+    for x in d:
+        assert 40 <= _empty_cells(x) <= 44
+        assert d.score_answer(x["answer"], x) == 1.0
+    # A key not given keeps reasoning-gym's default (max_empty=50), as in reasoning-gym.
+    assert gauntlet.create_dataset("sudoku", size=1, min_empty=35).overrides == {"empty": (35, 50)}
+    # With `level=`: the level's other parameters (here 4x4 at level 2 of mini_sudoku), the key's value.
+    mini = gauntlet.create_dataset("mini_sudoku", size=6, seed=1, min_empty=6, max_empty=6)
+    assert mini.level == 2 and all(_empty_cells(x) <= 6 for x in mini)
+    d = gauntlet.create_dataset("sudoku", size=2, level=5, min_empty=30, max_empty=30)
+    assert d.level == 5 and all(_empty_cells(x) == 30 for x in d)
+    z = gauntlet.create_dataset("zebra_puzzles", size=2, seed=1, num_people=5, num_characteristics=3)
+    assert z.level == 3 and all((x["metadata"]["houses"], len(x["metadata"]["attributes"])) == (5, 3) for x in z)
+    g = gauntlet.create_dataset("gcd", size=6, seed=2, min_numbers=3, max_numbers=3, max_value=100)
+    assert g.overrides == {"numbers": (3, 3), "value": (1, 100)}
+    assert all(len(x["metadata"]["numbers"]) == 3 and max(x["metadata"]["numbers"]) <= 100 for x in g)
+    # Settings survive pickling (the entries are regenerated from the arguments).
+    assert pickle.loads(pickle.dumps(d))[1] == d[1]
+    assert pickle.loads(pickle.dumps(g)).overrides == g.overrides
+
+
+def test_other_config_keys_choose_levels_and_bad_keys_or_values_say_what_is_accepted():
+    # Keys without a generator parameter still choose the level whose parameter is nearest.
+    assert gauntlet.create_dataset("rubiks_cube", size=1, max_scramble_steps=30).level == 5
+    assert gauntlet.create_dataset("course_schedule", size=1, min_num_courses=5, max_num_courses=5).level == 1
+    with pytest.raises(ConfigError, match="not both"):
+        gauntlet.create_dataset("rubiks_cube", level=2, max_scramble_steps=30)
     with pytest.raises(ConfigError) as e:
         gauntlet.create_dataset("sudoku", difficulty=3)
     assert "`max_empty`, `min_empty`" in str(e.value)
-    with pytest.raises(ConfigError, match="not both"):
-        gauntlet.create_dataset("sudoku", level=2, min_empty=30)
+    with pytest.raises(ConfigError, match=r"0\.\.=64"):
+        gauntlet.create_dataset("sudoku", min_empty=70)
+    with pytest.raises(ConfigError, match="above"):
+        gauntlet.create_dataset("sudoku", min_empty=45, max_empty=40)
+    with pytest.raises(ConfigError, match="whole number"):
+        gauntlet.create_dataset("countdown", min_numbers=4.5)
     with pytest.raises(ConfigError, match="not a reasoning-gym name"):
         gauntlet.create_dataset("hitori", rows=5)
     with pytest.raises(ConfigError, match="number"):
         gauntlet.create_dataset("sudoku", min_empty="many")
     # gauntlet's own names keep level 1 by default.
     assert gauntlet.create_dataset("hitori", size=1).level == 1
+
+
+SETTING = [a for a in ALIASES if a["overrides"]]
+
+
+@pytest.mark.parametrize("alias", SETTING, ids=[a["name"] for a in SETTING])
+def test_every_generator_parameter_at_reasoning_gyms_defaults_and_bounds(alias):
+    """Each key set to reasoning-gym's default, then the other end of its bounds' span that
+    generates quickly: entries generate, the oracle scores 1.0, and the config says what was set."""
+    defaults = {k: v for o in alias["overrides"] for k, v in zip(o["keys"], o["defaults"], strict=False)}
+    data = gauntlet.create_dataset(alias["name"], size=3, seed=11, **defaults)
+    assert set(data.overrides) == {o["param"] for o in alias["overrides"]}
+    for o in alias["overrides"]:
+        assert data.overrides[o["param"]] == tuple(o["defaults"])
+        assert set(o["keys"]) <= set(alias["keys"])
+        lo, hi = o["bounds"]
+        assert lo <= o["defaults"][0] <= o["defaults"][1] <= hi
+    for x in data:
+        assert data.score_answer(x["answer"], x) == 1.0
+    assert data.level == alias["level"]
 
 
 def test_metadata_carries_the_family_fields():
@@ -115,9 +165,9 @@ def test_composite_in_reasoning_gym_shape():
         seen.add(x["metadata"]["source_dataset"])
         assert data.score_answer(x["answer"], x) == 1.0
         if x["metadata"]["task"] == "sudoku":
-            assert x["metadata"]["level"] == 4
+            assert x["metadata"]["level"] == 4 and _empty_cells(x) >= 45
         if x["metadata"]["task"] == "gcd_lcm":
-            assert x["metadata"]["level"] == 1
+            assert x["metadata"]["level"] == 2 and max(x["metadata"]["numbers"]) <= 100
     assert seen == {"sudoku", "zebra_puzzles", "gcd"}
     assert [s.name for s in data.config["datasets"]] == ["sudoku", "zebra_puzzles", "gcd"]
     assert pickle.loads(pickle.dumps(data))[7] == data[7]
@@ -333,5 +383,21 @@ def test_docs_alias_table_matches_the_registry():
     from pathlib import Path
 
     text = (Path(__file__).resolve().parents[2] / "docs/python.md").read_text()
-    rows = re.findall(r"^\| `([a-z0-9_]+)` \| `([a-z0-9_]+)` \| (\d) \|", text, re.M)
-    assert rows == [(a["name"], a["family"], str(a["level"])) for a in ALIASES]
+    names_table = text.split("### Options that set generator parameters", 1)[0]
+    rows = re.findall(r"^\| `([a-z0-9_]+)` \| `([a-z0-9_]+)` \| (\d) \| (.*?) \|", names_table, re.M)
+    assert [r[:3] for r in rows] == [(a["name"], a["family"], str(a["level"])) for a in ALIASES]
+    for (name, *_, options), a in zip(rows, ALIASES, strict=True):
+        setting = {k for o in a["overrides"] for k in o["keys"]}
+        want = ", ".join(f"**`{k}`**" if k in setting else f"`{k}`" for k in a["keys"]) or "—"
+        assert options == want, name
+    # The per-family table of options that set generator parameters.
+    section = text.split("### Options that set generator parameters", 1)[1].split("\n### ", 1)[0]
+    params = re.findall(r"^\| `([a-z0-9_]+)` \| (.*?) \| (.*?) \| (.*?) \| (.*?) \|$", section, re.M)
+    want = []
+    for a in ALIASES:
+        for o in a["overrides"]:
+            d, (lo, hi) = o["defaults"], o["bounds"]
+            default = str(d[0]) if len(o["keys"]) == 1 else f"{d[0]}–{d[1]}"
+            keys = " / ".join(f"`{k}`" for k in o["keys"])
+            want.append((a["name"], keys, default, f"{lo:,}–{hi:,}", o["doc"]))
+    assert params == want

@@ -2,7 +2,8 @@
 rollouts play on (``gauntlet.EpisodeRunner``) and the Python drivers (TRL's
 ``environment_factory`` environments, the verifiers taskset, the verl agent loop, which all render
 through ``gauntlet.render_user_message``) show a policy the same conversation for the same world,
-seed and actions."""
+seed and actions. The verl agent loop's half of this check needs verl, so it lives in
+tests/verl/test_agent_loop.py (``test_issue_32_the_agent_loop_shows_the_runners_conversation``)."""
 
 import pytest
 

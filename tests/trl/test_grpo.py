@@ -140,12 +140,18 @@ def teach_tool_call(model, tok, spec) -> None:
 def test_grpo_trains_on_an_environment_through_environment_factory(tokenizer, tmp_path):
     spec = gauntlet.trl.GauntletSpec("blackjack", level=1, size=8)
     returns: list[float] = []
+    dispatched: list[tuple[int, str, bool]] = []  # (rollout step, action, whether it was played)
 
     class Recorded(spec.environment_factory):
         def get_reward(self) -> float:
             value = super().get_reward()
             returns.append(value)
             return value
+
+        def _play(self, action: str) -> str:
+            # Every tool method ends here: record what TRL's tool loop dispatched.
+            dispatched.append((len(returns) // 4, action, not self.done))
+            return super()._play(action)
 
     model = tiny_model(tokenizer)
     teach_tool_call(model, tokenizer, spec)
@@ -162,7 +168,20 @@ def test_grpo_trains_on_an_environment_through_environment_factory(tokenizer, tm
     assert len(returns) == 8, returns
     per_step = [sum(returns[i : i + 4]) / 4 for i in (0, 4)]
     assert logged(trainer, "rewards/Recorded/mean") == pytest.approx(per_step)
-    # The tool calls went through TRL's parser and ended episodes: stand settles the hand, and
-    # each step's group shares one seed, so its four returns agree.
-    assert logged(trainer, "tools/call_frequency") and min(logged(trainer, "tools/call_frequency")) > 0
+    # The tool calls went through TRL's parser into the environment's tool methods and ended
+    # episodes: stand settles the hand, and each step's group shares one seed, so its four
+    # returns agree. TRL's `tools/call_frequency` (tool calls per completion, in this TRL's
+    # GRPOTrainer._generate) counts exactly the calls the methods received, step by step; a call
+    # after the end raises inside the method, which TRL counts in `tools/failure_frequency`.
+    frequency = logged(trainer, "tools/call_frequency")
+    assert len(frequency) == 2 and min(frequency) > 0, frequency
+    assert frequency == pytest.approx([sum(step == k for step, _, _ in dispatched) / 4 for k in (0, 1)])
+    assert {action for _, action, _ in dispatched} == {"stand"}
+    played = [k for k, _, live in dispatched if live]
+    assert all(played.count(k) >= 1 for k in (0, 1)), dispatched
+    failures = [sum(step == k and not live for step, _, live in dispatched) for k in (0, 1)]
+    calls = [sum(step == k for step, _, _ in dispatched) for k in (0, 1)]
+    assert logged(trainer, "tools/failure_frequency") == pytest.approx(
+        [f / c for f, c in zip(failures, calls, strict=True)]
+    )
     assert all(len(set(returns[i : i + 4])) == 1 for i in (0, 4)), returns

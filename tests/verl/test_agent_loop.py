@@ -12,6 +12,10 @@ pads the outputs and assembles the `DataProto` the trainer consumes. Generation 
   log-probs.
 - `test_oracle_replies`: a client that replies with the environment's oracle action, so whole
   episodes end in success and the returns are non-zero.
+- `test_issue_32_the_agent_loop_shows_the_runners_conversation`: a client that replies what
+  `gauntlet.EpisodeRunner` (the runner `gauntlet train` plays on) replied, so the loop's
+  conversation can be compared with the runner's, byte for byte, on guess_number, frozen_lake and
+  hangman (tests/python/test_episode_kernel.py does the same for the TRL/verifiers drivers).
 
 Each output is checked token by token: the mask is 1 exactly on the tokens the server sampled
 (with their log-probs) and 0 on the chat-template tokens of the environment's messages
@@ -349,3 +353,70 @@ def test_oracle_replies(model_dir, tokenizer, tmp_path):
     assert out.non_tensor_batch["success"][0] is True
     assert out.non_tensor_batch["score"].tolist() == out.batch["rm_scores"].sum(-1).tolist()
     assert np.all(out.non_tensor_batch["__num_turns__"] >= 4)
+
+
+class ScriptedClient(LLMServerClient):
+    """Replies with a fixed list of responses, one per turn (`<|im_end|>` closes each), and keeps
+    the prompt ids of every call."""
+
+    def __init__(self, config, tokenizer, replies: list[str]):
+        super().__init__(config, load_balancer_handle=None)
+        self.tokenizer, self.replies = tokenizer, replies
+        self.prompts: list[list[int]] = []
+
+    async def generate(self, request_id, *, prompt_ids, sampling_params, **kwargs) -> TokenOutput:
+        reply = self.replies[len(self.prompts)]
+        self.prompts.append(list(prompt_ids))
+        ids = self.tokenizer.encode(reply + "<|im_end|>", add_special_tokens=False)
+        return TokenOutput(token_ids=ids, log_probs=[-0.5] * len(ids))
+
+
+@pytest.mark.parametrize(("name", "level"), [("guess_number", 2), ("frozen_lake", 2), ("hangman", 1)])
+def test_issue_32_the_agent_loop_shows_the_runners_conversation(model_dir, tokenizer, tmp_path, name, level):
+    """Issue 32: verl's agent loop renders the episode as the runner `gauntlet train` plays on
+    (`gauntlet.EpisodeRunner`) does: fed the runner's replies, every user message the model sees,
+    in the prompt and as the masked environment tokens, is the runner's byte for byte."""
+    run = gauntlet.EpisodeRunner(name, 5, level)
+    replies = []
+    while (seat := run.to_act()) is not None:
+        replies.append(run.oracle_response())
+        run.submit(seat, replies[-1])
+    episode = run.finish()
+    assert episode["success"] and len(replies) >= 3
+    users = [m["content"] for m in episode["conversations"][0] if m["role"] == "user"]
+    assert len(users) == len(replies)
+
+    rows = tmp_path / "rows.jsonl"
+    gauntlet.verl.write_agent_rows(rows, name, 1, seed=5, level=level, system="Play.")
+    config = verl_config(model_dir, 4096)
+    client = ScriptedClient(config, tokenizer, replies)
+    out = run_worker(config, client, batch_of(config, tokenizer, [rows], n=1))
+    assert len(client.prompts) == len(replies)
+    assert list(out.non_tensor_batch["actions"][0]) == replies
+    assert out.batch["rm_scores"][0].sum().item() == episode["returns"][0]
+
+    def decode(ids: list[int]) -> str:
+        return tokenizer.decode(ids, skip_special_tokens=False, clean_up_tokenization_spaces=False)
+
+    # What the model was shown before its last reply: the whole conversation as ChatML.
+    last = decode(client.prompts[-1])
+    shown = [(role, content) for role, content in CHATML.findall(last)]
+    assert shown[0] == ("system", "Play.")
+    assert [c for r, c in shown if r == "user"] == users
+    assert [c for r, c in shown if r == "assistant"] == replies[:-1]
+    # The environment's messages in the response, token for token as the template renders them.
+    sample = check_sample(out, 0, tokenizer, _Turns(client, tokenizer), "scripted")
+    env_runs = [(s, e) for v, s, e in runs(sample["mask"]) if v == 0]
+    assert len(env_runs) == len(users) - 1
+    for (s, e), user in zip(env_runs, users[1:], strict=True):
+        text = decode(sample["response"][s:e]).removeprefix("<|im_end|>")
+        assert text == f"\n<|im_start|>user\n{user}<|im_end|>\n<|im_start|>assistant\n"
+
+
+class _Turns:
+    """`check_sample`'s view of a ScriptedClient: the sampled ids and log-probs of each turn."""
+
+    def __init__(self, client: ScriptedClient, tokenizer):
+        ids = [tokenizer.encode(r + "<|im_end|>", add_special_tokens=False) for r in client.replies]
+        self.calls = {"scripted": ids}
+        self.logprobs = {"scripted": [[-0.5] * len(i) for i in ids]}

@@ -6,6 +6,7 @@
 use crate::{detached, pool, Failure, Outcome};
 use gauntlet_core::extract::{extract_answer, Extraction};
 use gauntlet_core::{Difficulty, DynTask, Score};
+use gauntlet_tasks::overrides::Overrides;
 use gauntlet_tasks::rows::Row;
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -27,6 +28,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(composite_plan, m)?)?;
     m.add_function(wrap_pyfunction!(task_aliases, m)?)?;
     m.add_function(wrap_pyfunction!(alias_level, m)?)?;
+    m.add_function(wrap_pyfunction!(alias_overrides, m)?)?;
     m.add_function(wrap_pyfunction!(extract, m)?)?;
     Ok(())
 }
@@ -79,8 +81,13 @@ fn canonical_task(py: Python<'_>, name: &str) -> PyResult<String> {
 /// One generated entry: prompt, serialized problem (JSON text) and the oracle's bare answer.
 type Entry = (String, String, String);
 
-fn entry(task: &dyn DynTask, seed: u64, d: Difficulty) -> Outcome<Entry> {
-    let inst = task.instance(seed, d);
+fn entry(task: &dyn DynTask, seed: u64, d: Difficulty, o: &Overrides) -> Outcome<Entry> {
+    let inst = if o.is_empty() {
+        task.instance(seed, d)
+    } else {
+        gauntlet_tasks::overrides::instance(task.spec().name, seed, d, o)
+            .map_err(|m| Failure::new("ConfigError", m).with_field("config"))?
+    };
     let problem = serde_json::to_string(&inst.problem).expect("JSON values serialize");
     let response = task
         .oracle_response_of(&inst.problem)
@@ -98,24 +105,50 @@ fn bare_answer(response: &str) -> String {
 }
 
 /// Generate the entries of `name` for each seed at `level`, on `threads` Rust threads (0 = all
-/// cores), without the GIL.
+/// cores), without the GIL. `config` (reasoning-gym key, value pairs of reasoning-gym name
+/// `alias`) sets generator parameters past the level ([`gauntlet_tasks::overrides`]).
 #[pyfunction]
-#[pyo3(signature = (name, seeds, level=1, threads=1))]
+#[pyo3(signature = (name, seeds, level=1, threads=1, alias=None, config=None))]
 fn generate_entries(
     py: Python<'_>,
     name: &str,
     seeds: Vec<u64>,
     level: i64,
     threads: usize,
+    alias: Option<&str>,
+    config: Option<Vec<(String, f64)>>,
 ) -> PyResult<Vec<Entry>> {
     detached(py, || {
         let task = find(name)?;
         let d = crate::level(level)?;
+        let o = match (alias, config) {
+            (Some(alias), Some(config)) => overrides_of(alias, &config)?,
+            _ => Overrides::NONE,
+        };
         if seeds.len() < 2 || threads == 1 {
-            return seeds.iter().map(|&s| entry(&*task, s, d)).collect();
+            return seeds.iter().map(|&s| entry(&*task, s, d, &o)).collect();
         }
-        pool(threads)?.install(|| seeds.par_iter().map(|&s| entry(&*task, s, d)).collect())
+        pool(threads)?.install(|| seeds.par_iter().map(|&s| entry(&*task, s, d, &o)).collect())
     })
+}
+
+fn overrides_of(alias: &str, config: &[(String, f64)]) -> Outcome<Overrides> {
+    let pairs: Vec<(&str, f64)> = config.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    gauntlet_tasks::overrides::resolve(&gauntlet_tasks::aliases::fold(alias), &pairs)
+        .map_err(|m| Failure::new("ConfigError", m).with_field("config"))
+}
+
+/// The generator parameters reasoning-gym configuration `config` of alias `name` sets, as
+/// `(parameter, lo, hi)` ranges (empty when it sets none); `ConfigError` for a value out of
+/// bounds or a `min_` above its `max_`.
+#[pyfunction]
+fn alias_overrides(
+    py: Python<'_>,
+    name: &str,
+    config: Vec<(String, f64)>,
+) -> PyResult<Vec<(String, i64, i64)>> {
+    let o = overrides_of(name, &config).map_err(|f| f.into_pyerr(py))?;
+    Ok(o.ranges().iter().map(|&(n, lo, hi)| (n.to_string(), lo, hi)).collect())
 }
 
 /// A verdict as Python sees it: (reward, correct, format_error, reason).
@@ -295,8 +328,10 @@ fn composite_plan(py: Python<'_>, seed: u64, size: usize, weights: Vec<f64>) -> 
 }
 
 /// Every reasoning-gym name gauntlet accepts, as dicts: name, family, level (nearest
-/// reasoning-gym's default), differs (what is not the same), keys (configuration keys that
-/// choose a level), fields (problem fields reasoning-gym names differently: ours -> theirs).
+/// reasoning-gym's default), differs (what is not the same), keys (every configuration key it
+/// takes), overrides (the keys that set a generator parameter: keys, param, defaults, bounds,
+/// doc; the other keys choose a level), fields (problem fields reasoning-gym names differently:
+/// ours -> theirs).
 #[pyfunction]
 fn task_aliases(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     let out = PyList::empty(py);
@@ -307,6 +342,17 @@ fn task_aliases(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         d.set_item("level", a.level)?;
         d.set_item("differs", a.differs)?;
         d.set_item("keys", gauntlet_tasks::aliases::accepted_keys(a))?;
+        let sets = PyList::empty(py);
+        for p in gauntlet_tasks::overrides::PARAMS.iter().filter(|p| p.alias == a.name) {
+            let s = PyDict::new(py);
+            s.set_item("keys", p.keys.to_vec())?;
+            s.set_item("param", p.name)?;
+            s.set_item("defaults", p.defaults.to_vec())?;
+            s.set_item("bounds", p.bounds)?;
+            s.set_item("doc", p.doc)?;
+            sets.append(s)?;
+        }
+        d.set_item("overrides", sets)?;
         let fields = PyDict::new(py);
         for (_, ours, theirs) in gauntlet_tasks::aliases::FIELDS.iter().filter(|f| f.0 == a.name) {
             fields.set_item(*ours, *theirs)?;

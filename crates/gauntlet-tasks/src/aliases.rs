@@ -7,9 +7,9 @@
 //! default level and their keys still need a mapping. [`get`](crate::get) accepts every name
 //! here; [`level_for`] turns a reasoning-gym configuration into a level.
 //!
-//! Each row was written by reading both generators. gauntlet's generators have five fixed
-//! levels, so a key does not change a generator's parameters: it picks the level whose
-//! parameter is nearest its value.
+//! Each row was written by reading both generators. gauntlet's generators have five levels; a
+//! key that [`crate::overrides`] lists sets its generator parameter directly (`min_empty`), and
+//! any other key picks the level whose parameter is nearest its value.
 
 use crate::common::edit_distance;
 
@@ -479,17 +479,21 @@ pub fn alias(name: &str) -> Option<&'static Alias> {
 /// The reasoning-gym keys `alias` accepts, sorted.
 pub fn accepted_keys(alias: &Alias) -> Vec<&'static str> {
     let mut keys: Vec<&'static str> = alias.knobs.iter().flat_map(|k| k.keys.iter().copied()).collect();
+    keys.extend(crate::overrides::keys(alias.name));
     keys.sort_unstable();
+    keys.dedup();
     keys
 }
 
 /// The level a reasoning-gym configuration of `alias` maps to: each axis given picks the level
 /// whose value is nearest (keys of one axis averaged; the lower level on a tie), and the
-/// hardest axis wins. `None` when no key is given. A key the alias does not accept, or a value
-/// that is not a finite number, is an error naming the accepted keys.
+/// hardest axis wins. `None` when no key is given. Keys that set a generator parameter
+/// ([`crate::overrides`]) choose no level. A key the alias does not accept, or a value that is
+/// not a finite number, is an error naming the accepted keys.
 pub fn level_for(alias: &Alias, config: &[(&str, f64)]) -> Result<Option<u8>, String> {
+    let sets = crate::overrides::keys(alias.name);
     for (key, value) in config {
-        if !alias.knobs.iter().any(|k| k.keys.contains(key)) {
+        if !alias.knobs.iter().any(|k| k.keys.contains(key)) && !sets.contains(key) {
             let keys = accepted_keys(alias);
             let accepted = if keys.is_empty() {
                 "none (only `level=1..5`)".to_string()
@@ -497,7 +501,7 @@ pub fn level_for(alias: &Alias, config: &[(&str, f64)]) -> Result<Option<u8>, St
                 keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
             };
             return Err(format!(
-                "`{}` does not take the option `{key}`; options that choose a level: {accepted}",
+                "`{}` does not take the option `{key}`; its options: {accepted}",
                 alias.name
             ));
         }
@@ -507,8 +511,11 @@ pub fn level_for(alias: &Alias, config: &[(&str, f64)]) -> Result<Option<u8>, St
     }
     let mut level = None;
     for knob in alias.knobs {
-        let given: Vec<f64> =
-            config.iter().filter(|(key, _)| knob.keys.contains(key)).map(|(_, v)| *v).collect();
+        let given: Vec<f64> = config
+            .iter()
+            .filter(|(key, _)| knob.keys.contains(key) && !sets.contains(key))
+            .map(|(_, v)| *v)
+            .collect();
         if given.is_empty() {
             continue;
         }
@@ -615,15 +622,28 @@ mod tests {
 
     #[test]
     fn config_keys_choose_the_nearest_level() {
+        let rubiks = alias("rubiks_cube").unwrap();
+        assert_eq!(level_for(rubiks, &[]), Ok(None));
+        assert_eq!(level_for(rubiks, &[("max_scramble_steps", 30.0)]), Ok(Some(5)));
+        assert_eq!(
+            level_for(rubiks, &[("min_scramble_steps", 4.0), ("max_scramble_steps", 6.0)]),
+            Ok(Some(2))
+        );
+        let courses = alias("course_schedule").unwrap();
+        assert_eq!(level_for(courses, &[("min_num_courses", 12.0)]), Ok(Some(3)));
+        let dice = alias("dice").unwrap();
+        assert_eq!(
+            level_for(dice, &[("num_dice", 2.0), ("max_dice_size", 12.0)]),
+            Ok(Some(3)),
+            "the hardest wins"
+        );
+        // Keys that set a generator parameter (crate::overrides) are accepted but choose no level.
         let sudoku = alias("sudoku").unwrap();
-        assert_eq!(level_for(sudoku, &[]), Ok(None));
-        assert_eq!(level_for(sudoku, &[("min_empty", 30.0)]), Ok(Some(3)));
-        assert_eq!(level_for(sudoku, &[("min_empty", 40.0), ("max_empty", 50.0)]), Ok(Some(4)));
-        assert_eq!(level_for(sudoku, &[("max_empty", 5.0)]), Ok(Some(3)), "never a 4x4 level");
+        assert_eq!(level_for(sudoku, &[("min_empty", 30.0)]), Ok(None));
         let e = level_for(sudoku, &[("difficulty", 3.0)]).unwrap_err();
         assert!(e.contains("`max_empty`, `min_empty`"), "{e}");
         let zebra = alias("Zebra-Puzzles").unwrap();
-        assert_eq!(level_for(zebra, &[("num_people", 5.0), ("num_characteristics", 3.0)]), Ok(Some(4)));
+        assert_eq!(level_for(zebra, &[("num_people", 5.0), ("num_characteristics", 3.0)]), Ok(None));
         assert!(level_for(zebra, &[("num_people", f64::NAN)]).is_err());
     }
 

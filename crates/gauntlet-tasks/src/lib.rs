@@ -25,6 +25,7 @@ pub mod graph;
 pub mod grid;
 pub mod induction;
 pub mod logic;
+pub mod overrides;
 pub mod probability;
 pub mod program;
 pub mod rows;

@@ -25,6 +25,7 @@
 //! base.
 
 use crate::common::clip;
+use crate::overrides::{Overridable, Overrides};
 use gauntlet_core::{Category, Difficulty, Rng, Score, Task, TaskSpec};
 use serde::{Deserialize, Serialize};
 
@@ -98,37 +99,7 @@ impl Task for BaseConversion {
     }
 
     fn sample(&self, rng: &mut Rng, d: Difficulty) -> BaseProblem {
-        let pick = |rng: &mut Rng, lo: i64, hi: i64| -> u32 {
-            loop {
-                let b = rng.range(lo, hi) as u32;
-                if b != 10 {
-                    return b;
-                }
-            }
-        };
-        let (from, to, max) = match d.level() {
-            1 => (10, 2, 63),
-            2 => [(2, 10, 0), (10, 2, 0), (10, 16, 0)][rng.index(3)],
-            3 => {
-                let b = pick(rng, 3, 9);
-                if rng.chance(0.5) {
-                    (10, b, 9_999)
-                } else {
-                    (b, 10, 9_999)
-                }
-            }
-            l => {
-                let hi = if l == 4 { 16 } else { 36 };
-                let a = pick(rng, 2, hi);
-                let mut b = pick(rng, 2, hi);
-                while b == a {
-                    b = pick(rng, 2, hi);
-                }
-                (a, b, if l == 4 { 999_999 } else { 999_999_999_999 })
-            }
-        };
-        let max = if d.level() == 2 { 1_023 } else { max };
-        BaseProblem { value: rng.range(max / 8, max) as u64, from, to }
+        self.sample_with(rng, d, &Overrides::NONE)
     }
 
     fn prompt(&self, p: &BaseProblem) -> String {
@@ -158,6 +129,59 @@ impl Task for BaseConversion {
             Ok(v) if v == p.value => Score::correct(),
             Ok(v) => Score::wrong(format!("that is {v} in base 10, not {}", p.value)),
         }
+    }
+}
+
+impl Overridable for BaseConversion {
+    /// `base` (both bases drawn from the range, distinct) and `value` (the number, uniform in
+    /// the range); a parameter not set keeps the level's bases, or its range of numbers.
+    fn sample_with(&self, rng: &mut Rng, d: Difficulty, o: &Overrides) -> BaseProblem {
+        let pick = |rng: &mut Rng, lo: i64, hi: i64| -> u32 {
+            loop {
+                let b = rng.range(lo, hi) as u32;
+                if b != 10 {
+                    return b;
+                }
+            }
+        };
+        let bases = o.range("base").map(|(lo, hi)| {
+            let from = rng.range(lo, hi) as u32;
+            let mut to = rng.range(lo, hi) as u32;
+            while to == from {
+                to = rng.range(lo, hi) as u32;
+            }
+            (from, to, 0)
+        });
+        let (from, to, max) = bases.unwrap_or_else(|| match d.level() {
+            1 => (10, 2, 63),
+            2 => [(2, 10, 0), (10, 2, 0), (10, 16, 0)][rng.index(3)],
+            3 => {
+                let b = pick(rng, 3, 9);
+                if rng.chance(0.5) {
+                    (10, b, 9_999)
+                } else {
+                    (b, 10, 9_999)
+                }
+            }
+            l => {
+                let hi = if l == 4 { 16 } else { 36 };
+                let a = pick(rng, 2, hi);
+                let mut b = pick(rng, 2, hi);
+                while b == a {
+                    b = pick(rng, 2, hi);
+                }
+                (a, b, if l == 4 { 999_999 } else { 999_999_999_999 })
+            }
+        });
+        if let Some(value) = o.draw("value", rng) {
+            return BaseProblem { value: value as u64, from, to };
+        }
+        let max = match (d.level(), bases) {
+            (2, None) => 1_023,
+            (_, Some(_)) => d.pick([63, 1_023, 9_999, 999_999, 999_999_999_999]),
+            _ => max,
+        };
+        BaseProblem { value: rng.range(max / 8, max) as u64, from, to }
     }
 }
 

@@ -35,6 +35,7 @@
 
 use super::expr::verify_expression;
 use super::reach::{self, Rules};
+use crate::overrides::{Overridable, Overrides};
 use gauntlet_core::{Category, Difficulty, Rng, Score, Task, TaskSpec};
 use serde::{Deserialize, Serialize};
 
@@ -100,32 +101,7 @@ impl Task for Countdown {
     }
 
     fn sample(&self, rng: &mut Rng, d: Difficulty) -> CountdownProblem {
-        let pr = params(d);
-        let (lo, hi) = pr.target;
-        for _ in 0..50 {
-            let numbers = draw(rng, &pr);
-            let too_easy = if pr.min_needed > 1 {
-                reach::Solver::new(&numbers, Rules::SubsetPositive, pr.min_needed - 1).small_integer_values()
-            } else {
-                vec![]
-            };
-            for _ in 0..20 {
-                let k = rng.range(pr.subset.0 as i64, pr.subset.1 as i64) as usize;
-                let subset: Vec<i64> =
-                    rng.sample_indices(numbers.len(), k).into_iter().map(|i| numbers[i]).collect();
-                let Some(v) = reach::random_value(rng, &subset, Rules::SubsetPositive) else {
-                    continue;
-                };
-                let Some(t) = v.as_int() else { continue };
-                if (lo..=hi).contains(&t) && !numbers.contains(&t) && too_easy.binary_search(&t).is_err() {
-                    return CountdownProblem { numbers, target: t };
-                }
-            }
-        }
-        // Deterministic fallback (never reached in practice): the sum is always reachable.
-        let numbers = [100, 75, 50, 25, 6, 3];
-        let target = numbers[..pr.count].iter().sum();
-        CountdownProblem { numbers: numbers[..pr.count].to_vec(), target }
+        self.sample_with(rng, d, &Overrides::NONE)
     }
 
     fn prompt(&self, p: &CountdownProblem) -> String {
@@ -153,6 +129,55 @@ impl Task for Countdown {
 
     fn verify(&self, p: &CountdownProblem, answer: &str) -> Score {
         verify_expression(&p.numbers, p.target, answer, false)
+    }
+}
+
+impl Overridable for Countdown {
+    /// `numbers` (how many are given), `value` (each given number, uniform in the range, instead
+    /// of small and large numbers) and `target` (its range); the level keeps how many numbers a
+    /// target needs at least (at most all of them).
+    fn sample_with(&self, rng: &mut Rng, d: Difficulty, o: &Overrides) -> CountdownProblem {
+        let mut pr = params(d);
+        if let Some(t) = o.range("target") {
+            pr.target = t;
+        }
+        if let Some(count) = o.draw("numbers", rng) {
+            let c = count as usize;
+            pr.count = c;
+            pr.large = (pr.large.0.min(c), pr.large.1.min(c));
+            pr.subset = (pr.subset.0.min(c), pr.subset.1.min(c));
+            pr.min_needed = pr.min_needed.min(c as u32);
+        }
+        let values = o.range("value");
+        let (lo, hi) = pr.target;
+        for _ in 0..50 {
+            let numbers = match values {
+                Some((lo, hi)) => (0..pr.count).map(|_| rng.range(lo, hi)).collect(),
+                None => draw(rng, &pr),
+            };
+            let too_easy = if pr.min_needed > 1 {
+                reach::Solver::new(&numbers, Rules::SubsetPositive, pr.min_needed - 1).small_integer_values()
+            } else {
+                vec![]
+            };
+            for _ in 0..20 {
+                let k = rng.range(pr.subset.0 as i64, pr.subset.1 as i64) as usize;
+                let subset: Vec<i64> =
+                    rng.sample_indices(numbers.len(), k).into_iter().map(|i| numbers[i]).collect();
+                let Some(v) = reach::random_value(rng, &subset, Rules::SubsetPositive) else {
+                    continue;
+                };
+                let Some(t) = v.as_int() else { continue };
+                if (lo..=hi).contains(&t) && !numbers.contains(&t) && too_easy.binary_search(&t).is_err() {
+                    return CountdownProblem { numbers, target: t };
+                }
+            }
+        }
+        // Deterministic fallback (never reached at the levels; a `target` range the numbers
+        // cannot reach ends here): the sum is always reachable.
+        let numbers = [100, 75, 50, 25, 6, 3];
+        let target = numbers[..pr.count].iter().sum();
+        CountdownProblem { numbers: numbers[..pr.count].to_vec(), target }
     }
 }
 

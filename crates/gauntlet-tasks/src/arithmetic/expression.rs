@@ -29,6 +29,7 @@
 
 use super::expr::{Expr, Syntax};
 use crate::common::clip;
+use crate::overrides::{Overridable, Overrides};
 use gauntlet_core::{Category, Difficulty, Rng, Score, Task, TaskSpec};
 use serde::{Deserialize, Serialize};
 
@@ -49,10 +50,12 @@ struct Params {
     mul: bool,
     div: i64,
     cap: i64,
+    /// Digits of each literal (a set `digits` parameter) instead of the range `lits`.
+    digits: Option<(i64, i64)>,
 }
 
 fn params(d: Difficulty) -> Params {
-    let p = |terms, lits, mul, div, cap| Params { terms, lits, mul, div, cap };
+    let p = |terms, lits, mul, div, cap| Params { terms, lits, mul, div, cap, digits: None };
     d.pick([
         p(3, (1, 20), false, 0, 1_000),
         p(4, (1, 30), true, 0, 10_000),
@@ -71,6 +74,16 @@ struct Node {
 }
 
 fn literal(rng: &mut Rng, pr: &Params) -> Node {
+    if let Some((lo, hi)) = pr.digits {
+        let digits = if lo == hi { lo } else { rng.range(lo, hi) } as u32;
+        let mut v = rng.range(if digits == 1 { 1 } else { 10i64.pow(digits - 1) }, 10i64.pow(digits) - 1);
+        // Negative literals where the level has them.
+        if pr.lits.0 < 0 && rng.chance(0.25) {
+            v = -v;
+        }
+        let text = if v < 0 { format!("({v})") } else { v.to_string() };
+        return Node { value: v, text, prec: 3 };
+    }
     let mut v = rng.range(pr.lits.0, pr.lits.1);
     if v == 0 {
         v = 1 + rng.range(0, pr.lits.1.max(1) - 1);
@@ -196,8 +209,7 @@ impl Task for Expression {
     }
 
     fn sample(&self, rng: &mut Rng, d: Difficulty) -> ExpressionProblem {
-        let pr = params(d);
-        ExpressionProblem { expression: gen(rng, pr.terms, &pr).text }
+        self.sample_with(rng, d, &Overrides::NONE)
     }
 
     fn prompt(&self, p: &ExpressionProblem) -> String {
@@ -225,6 +237,21 @@ impl Task for Expression {
             Ok(Some(v)) if v == want => Score::correct(),
             Ok(Some(v)) => Score::wrong(format!("{v} is not the value")),
         }
+    }
+}
+
+impl Overridable for Expression {
+    /// `terms` (operands) and `digits` (of each operand, a negative one where the level has
+    /// negatives); the level keeps the operators. Products and every intermediate value stay
+    /// within the level's cap, or within `10^max_digits` when that is larger.
+    fn sample_with(&self, rng: &mut Rng, d: Difficulty, o: &Overrides) -> ExpressionProblem {
+        let mut pr = params(d);
+        let terms = o.draw("terms", rng).map_or(pr.terms, |t| t as usize);
+        if let Some((lo, hi)) = o.range("digits") {
+            pr.digits = Some((lo, hi));
+            pr.cap = pr.cap.max(10i64.pow(hi as u32));
+        }
+        ExpressionProblem { expression: gen(rng, terms, &pr).text }
     }
 }
 

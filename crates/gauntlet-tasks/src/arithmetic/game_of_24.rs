@@ -32,6 +32,7 @@
 
 use super::expr::verify_expression;
 use super::reach::{self, Rules};
+use crate::overrides::{Overridable, Overrides};
 use gauntlet_core::{Category, Difficulty, Rng, Score, Task, TaskSpec};
 use serde::{Deserialize, Serialize};
 
@@ -58,8 +59,8 @@ fn params(d: Difficulty) -> (usize, i64, Option<(i64, i64)>) {
     ])
 }
 
-fn draw(rng: &mut Rng, count: usize, max: i64) -> Vec<i64> {
-    (0..count).map(|_| rng.range(1, max)).collect()
+fn draw(rng: &mut Rng, count: usize, min: i64, max: i64) -> Vec<i64> {
+    (0..count).map(|_| rng.range(min, max)).collect()
 }
 
 impl Task for GameOf24 {
@@ -83,32 +84,7 @@ impl Task for GameOf24 {
     }
 
     fn sample(&self, rng: &mut Rng, d: Difficulty) -> GameOf24Problem {
-        let (count, max, range) = params(d);
-        for _ in 0..500 {
-            let numbers = draw(rng, count, max);
-            match range {
-                None => {
-                    if reach::solve(&numbers, 24, Rules::AllExact).is_some() {
-                        return GameOf24Problem { numbers, target: 24 };
-                    }
-                }
-                Some((lo, hi)) => {
-                    // A few random combinations of these numbers; keep the first in range.
-                    for _ in 0..8 {
-                        let Some(v) = reach::random_value(rng, &numbers, Rules::AllExact) else {
-                            break;
-                        };
-                        if let Some(t) = v.as_int().filter(|t| (lo..=hi).contains(t)) {
-                            return GameOf24Problem { numbers, target: t };
-                        }
-                    }
-                }
-            }
-        }
-        // Deterministic fallback (never reached in practice): the sum is always reachable.
-        let numbers: Vec<i64> = (1..=count as i64).collect();
-        let target = if range.is_none() && count == 4 { 24 } else { numbers.iter().sum() };
-        GameOf24Problem { numbers, target }
+        self.sample_with(rng, d, &Overrides::NONE)
     }
 
     fn prompt(&self, p: &GameOf24Problem) -> String {
@@ -136,6 +112,43 @@ impl Task for GameOf24 {
 
     fn verify(&self, p: &GameOf24Problem, answer: &str) -> Score {
         verify_expression(&p.numbers, p.target, answer, true)
+    }
+}
+
+impl Overridable for GameOf24 {
+    /// `value`: the range of each given number (the level's is `1..=max`); the level keeps the
+    /// count and the target.
+    fn sample_with(&self, rng: &mut Rng, d: Difficulty, o: &Overrides) -> GameOf24Problem {
+        let (count, mut max, range) = params(d);
+        let mut min = 1;
+        if let Some((lo, hi)) = o.range("value") {
+            (min, max) = (lo, hi);
+        }
+        for _ in 0..500 {
+            let numbers = draw(rng, count, min, max);
+            match range {
+                None => {
+                    if reach::solve(&numbers, 24, Rules::AllExact).is_some() {
+                        return GameOf24Problem { numbers, target: 24 };
+                    }
+                }
+                Some((lo, hi)) => {
+                    // A few random combinations of these numbers; keep the first in range.
+                    for _ in 0..8 {
+                        let Some(v) = reach::random_value(rng, &numbers, Rules::AllExact) else {
+                            break;
+                        };
+                        if let Some(t) = v.as_int().filter(|t| (lo..=hi).contains(t)) {
+                            return GameOf24Problem { numbers, target: t };
+                        }
+                    }
+                }
+            }
+        }
+        // Deterministic fallback (never reached in practice): the sum is always reachable.
+        let numbers: Vec<i64> = (1..=count as i64).collect();
+        let target = if range.is_none() && count == 4 { 24 } else { numbers.iter().sum() };
+        GameOf24Problem { numbers, target }
     }
 }
 

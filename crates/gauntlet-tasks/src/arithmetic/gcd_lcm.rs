@@ -27,6 +27,7 @@
 //! **Failure modes**: arithmetic slips in long divisions, an lcm off by a missing prime power.
 
 use super::number::{gcd, parse_int};
+use crate::overrides::{Overridable, Overrides};
 use gauntlet_core::answer::assignments;
 use gauntlet_core::{Category, Difficulty, Rng, Score, Task, TaskSpec};
 use serde::{Deserialize, Serialize};
@@ -77,37 +78,7 @@ impl Task for GcdLcm {
     }
 
     fn sample(&self, rng: &mut Rng, d: Difficulty) -> GcdLcmProblem {
-        let (k, lo, hi) = d.pick([
-            (2, 4, 99),
-            (2, 100, 999),
-            (3, 100, 9999),
-            (3, 10_000, 999_999),
-            (4, 1_000_000, 999_999_999),
-        ]);
-        const PRIMES: [i64; 12] = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37];
-        loop {
-            let g = rng.range(2, (hi / 20).clamp(2, 5000));
-            // Cofactors are products of a small prime pool, so the lcm stays below 10^18.
-            let pool: Vec<i64> = rng.sample_indices(PRIMES.len(), 5).into_iter().map(|i| PRIMES[i]).collect();
-            let numbers: Vec<u64> = (0..k)
-                .map(|_| {
-                    let mut c = 1i64;
-                    for _ in 0..24 {
-                        let q = pool[rng.index(pool.len())];
-                        if g * c * q <= hi {
-                            c *= q;
-                        }
-                    }
-                    (g * c) as u64
-                })
-                .collect();
-            let p = GcdLcmProblem { numbers };
-            let in_range = p.numbers.iter().all(|&n| n as i64 >= lo);
-            let distinct = (1..k).all(|i| !p.numbers[..i].contains(&p.numbers[i]));
-            if in_range && distinct && exact(&p).is_some_and(|(_, l)| l < 1_000_000_000_000_000_000) {
-                return p;
-            }
-        }
+        self.sample_with(rng, d, &Overrides::NONE)
     }
 
     fn prompt(&self, p: &GcdLcmProblem) -> String {
@@ -144,6 +115,53 @@ impl Task for GcdLcm {
             (true, false) => Score::wrong(format!("lcm {al} is wrong (gcd right)")),
             (false, false) => Score::wrong("gcd and lcm are both wrong"),
         }
+    }
+}
+
+impl Overridable for GcdLcm {
+    /// `numbers` (how many) and `value` (the range every number lies in); the numbers keep a
+    /// common factor of at least 2.
+    fn sample_with(&self, rng: &mut Rng, d: Difficulty, o: &Overrides) -> GcdLcmProblem {
+        let (mut k, mut lo, mut hi) = d.pick([
+            (2, 4, 99),
+            (2, 100, 999),
+            (3, 100, 9999),
+            (3, 10_000, 999_999),
+            (4, 1_000_000, 999_999_999),
+        ]);
+        if let Some(n) = o.draw("numbers", rng) {
+            k = n as usize;
+        }
+        if let Some((a, b)) = o.range("value") {
+            (lo, hi) = (a, b);
+        }
+        const PRIMES: [i64; 12] = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37];
+        for _ in 0..20_000 {
+            let g = rng.range(2, (hi / 20).clamp(2, 5000));
+            // Cofactors are products of a small prime pool, so the lcm stays below 10^18.
+            let pool: Vec<i64> = rng.sample_indices(PRIMES.len(), 5).into_iter().map(|i| PRIMES[i]).collect();
+            let numbers: Vec<u64> = (0..k)
+                .map(|_| {
+                    let mut c = 1i64;
+                    for _ in 0..24 {
+                        let q = pool[rng.index(pool.len())];
+                        if g * c * q <= hi {
+                            c *= q;
+                        }
+                    }
+                    (g * c) as u64
+                })
+                .collect();
+            let p = GcdLcmProblem { numbers };
+            let in_range = p.numbers.iter().all(|&n| n as i64 >= lo);
+            let distinct = (1..k).all(|i| !p.numbers[..i].contains(&p.numbers[i]));
+            if in_range && distinct && exact(&p).is_some_and(|(_, l)| l < 1_000_000_000_000_000_000) {
+                return p;
+            }
+        }
+        // Fallback (never reached at the levels; a `value` range too narrow for `k` distinct
+        // multiples of a common factor ends here): 2, 4, ..., 2k.
+        GcdLcmProblem { numbers: (1..=k as u64).map(|i| 2 * i).collect() }
     }
 }
 

@@ -30,6 +30,7 @@
 
 use super::number::{is_prime, random_prime};
 use crate::common::clip;
+use crate::overrides::{Overridable, Overrides};
 use gauntlet_core::{Category, Difficulty, Rng, Score, Task, TaskSpec};
 use serde::{Deserialize, Serialize};
 
@@ -101,24 +102,7 @@ impl Task for PrimeFactorization {
     }
 
     fn sample(&self, rng: &mut Rng, d: Difficulty) -> FactorProblem {
-        let (small, small_max, big, big_lo, big_hi) = d.pick([
-            (3, 19, 0, 0, 0),
-            (4, 47, 0, 0, 0),
-            (5, 997, 0, 0, 0),
-            (4, 97, 1, 1_000, 99_999),
-            (3, 97, 2, 10_000, 999_999),
-        ]);
-        loop {
-            let k = rng.range(2, small);
-            let mut factors: Vec<u64> = (0..k).map(|_| random_prime(rng, 2, small_max)).collect();
-            factors.extend((0..big).map(|_| random_prime(rng, big_lo, big_hi)));
-            factors.sort_unstable();
-            let n = factors.iter().try_fold(1u64, |acc, &f| acc.checked_mul(f));
-            let cap = d.pick([150u64, 2_500, 1_500_000, 20_000_000_000, 50_000_000_000_000_000]);
-            if let Some(n) = n.filter(|&n| n <= cap && n >= 4) {
-                return FactorProblem { n, factors };
-            }
-        }
+        self.sample_with(rng, d, &Overrides::NONE)
     }
 
     fn prompt(&self, p: &FactorProblem) -> String {
@@ -150,6 +134,53 @@ impl Task for PrimeFactorization {
             Score::correct()
         } else {
             Score::wrong(format!("the product is {product}, not {}", p.n))
+        }
+    }
+}
+
+/// The prime factors of `n ≥ 2`, ascending, with repetition (by trial division: `n` up to 10^12
+/// takes at most a million divisions).
+fn trial_division(mut n: u64) -> Vec<u64> {
+    let mut out = Vec::new();
+    let mut f = 2;
+    while f * f <= n {
+        while n.is_multiple_of(f) {
+            out.push(f);
+            n /= f;
+        }
+        f += if f == 2 { 1 } else { 2 };
+    }
+    if n > 1 {
+        out.push(n);
+    }
+    out
+}
+
+impl Overridable for PrimeFactorization {
+    /// `value`: the number itself, uniform in the range (a prime is its own factorization), as
+    /// reasoning-gym draws it; the level's numbers are built from primes instead.
+    fn sample_with(&self, rng: &mut Rng, d: Difficulty, o: &Overrides) -> FactorProblem {
+        if let Some(n) = o.draw("value", rng) {
+            let n = n as u64;
+            return FactorProblem { n, factors: trial_division(n) };
+        }
+        let (small, small_max, big, big_lo, big_hi) = d.pick([
+            (3, 19, 0, 0, 0),
+            (4, 47, 0, 0, 0),
+            (5, 997, 0, 0, 0),
+            (4, 97, 1, 1_000, 99_999),
+            (3, 97, 2, 10_000, 999_999),
+        ]);
+        loop {
+            let k = rng.range(2, small);
+            let mut factors: Vec<u64> = (0..k).map(|_| random_prime(rng, 2, small_max)).collect();
+            factors.extend((0..big).map(|_| random_prime(rng, big_lo, big_hi)));
+            factors.sort_unstable();
+            let n = factors.iter().try_fold(1u64, |acc, &f| acc.checked_mul(f));
+            let cap = d.pick([150u64, 2_500, 1_500_000, 20_000_000_000, 50_000_000_000_000_000]);
+            if let Some(n) = n.filter(|&n| n <= cap && n >= 4) {
+                return FactorProblem { n, factors };
+            }
         }
     }
 }

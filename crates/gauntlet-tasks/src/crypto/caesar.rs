@@ -24,6 +24,7 @@
 //! wrong.
 
 use crate::crypto::words::{is_vocab, VOCAB};
+use crate::overrides::{Overridable, Overrides};
 use gauntlet_core::{Category, Difficulty, Rng, Score, Task, TaskSpec};
 use serde::{Deserialize, Serialize};
 
@@ -69,20 +70,7 @@ impl Task for Caesar {
     }
 
     fn sample(&self, rng: &mut Rng, d: Difficulty) -> CaesarProblem {
-        let words = d.pick([3, 5, 5, 8, 12]);
-        let shift_shown = d.level() <= 2;
-        loop {
-            let plain: Vec<&str> = (0..words).map(|_| *rng.choose(VOCAB).unwrap()).collect();
-            let plain = plain.join(" ");
-            let shift = 1 + rng.below(25) as u8;
-            let ciphertext = shift_text(&plain, shift);
-            // Unique decryption: exactly one shift maps every word into the vocabulary.
-            let ok_shifts =
-                (0..26u8).filter(|k| shift_text(&ciphertext, 26 - k).split(' ').all(is_vocab)).count();
-            if shift_shown || ok_shifts == 1 {
-                return CaesarProblem { ciphertext, shift, shift_shown };
-            }
-        }
+        self.sample_with(rng, d, &Overrides::NONE)
     }
 
     fn prompt(&self, p: &CaesarProblem) -> String {
@@ -111,6 +99,32 @@ impl Task for Caesar {
 
     fn verify(&self, p: &CaesarProblem, answer: &str) -> Score {
         crate::crypto::text::score_plaintext(&self.solve(p), answer)
+    }
+}
+
+impl Overridable for Caesar {
+    /// `words` (of the message) and `rotation` (the shift's range); the level keeps whether the
+    /// shift is shown.
+    fn sample_with(&self, rng: &mut Rng, d: Difficulty, o: &Overrides) -> CaesarProblem {
+        let words = o.draw("words", rng).map_or(d.pick([3, 5, 5, 8, 12]), |w| w as usize);
+        let rotation = o.range("rotation");
+        let shift_shown = d.level() <= 2;
+        loop {
+            let plain: Vec<&str> = (0..words).map(|_| *rng.choose(VOCAB).unwrap()).collect();
+            let plain = plain.join(" ");
+            let shift = match rotation {
+                Some((lo, hi)) if lo == hi => lo as u8,
+                Some((lo, hi)) => rng.range(lo, hi) as u8,
+                None => 1 + rng.below(25) as u8,
+            };
+            let ciphertext = shift_text(&plain, shift);
+            // Unique decryption: exactly one shift maps every word into the vocabulary.
+            let ok_shifts =
+                (0..26u8).filter(|k| shift_text(&ciphertext, 26 - k).split(' ').all(is_vocab)).count();
+            if shift_shown || ok_shifts == 1 {
+                return CaesarProblem { ciphertext, shift, shift_shown };
+            }
+        }
     }
 }
 

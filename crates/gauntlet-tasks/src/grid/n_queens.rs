@@ -24,6 +24,7 @@
 //! moving a pre-placed queen, missing a long diagonal on large boards.
 
 use crate::common::{parse_grid, parse_int_list};
+use crate::overrides::{Overridable, Overrides};
 use gauntlet_core::{Category, Difficulty, Rng, Score, Task, TaskSpec};
 use serde::{Deserialize, Serialize};
 
@@ -156,13 +157,7 @@ impl Task for NQueens {
     }
 
     fn sample(&self, rng: &mut Rng, d: Difficulty) -> NQueensProblem {
-        let (lo, hi, k) = d.pick([(5, 6, 1), (7, 8, 1), (8, 9, 3), (10, 11, 3), (12, 14, 4)]);
-        let n = rng.range(lo, hi) as usize;
-        let solution = random_solution(n, rng);
-        let mut rows = rng.sample_indices(n, k);
-        rows.sort_unstable();
-        let fixed = rows.into_iter().map(|r| [r, solution[r]]).collect();
-        NQueensProblem { n, fixed, solution }
+        self.sample_with(rng, d, &Overrides::NONE)
     }
 
     fn prompt(&self, p: &NQueensProblem) -> String {
@@ -205,6 +200,24 @@ impl Task for NQueens {
             None => Score::correct(),
             Some(reason) => Score::wrong(reason),
         }
+    }
+}
+
+impl Overridable for NQueens {
+    /// `n` (the board size) and `remove` (queens left to place: the other `n − remove` are
+    /// given, at random rows of a random solution; at most `n`).
+    fn sample_with(&self, rng: &mut Rng, d: Difficulty, o: &Overrides) -> NQueensProblem {
+        let (lo, hi, k) = d.pick([(5, 6, 1), (7, 8, 1), (8, 9, 3), (10, 11, 3), (12, 14, 4)]);
+        let n = match o.draw("n", rng) {
+            Some(n) => n as usize,
+            None => rng.range(lo, hi) as usize,
+        };
+        let solution = random_solution(n, rng);
+        let k = o.draw("remove", rng).map_or(k.min(n), |r| n - (r as usize).min(n));
+        let mut rows = rng.sample_indices(n, k);
+        rows.sort_unstable();
+        let fixed = rows.into_iter().map(|r| [r, solution[r]]).collect();
+        NQueensProblem { n, fixed, solution }
     }
 }
 

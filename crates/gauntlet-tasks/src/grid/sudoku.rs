@@ -33,6 +33,7 @@ use super::sudoku_engine::{count_solutions, dig, random_full_grid};
 use super::sudoku_geom::{geom, Geom};
 use super::{grid_text, int_in, is_square};
 use crate::common::parse_grid;
+use crate::overrides::{Overridable, Overrides};
 use gauntlet_core::{Category, Difficulty, Rng, Score, Task, TaskSpec};
 use serde::{Deserialize, Serialize};
 
@@ -138,11 +139,7 @@ impl Task for Sudoku {
     }
 
     fn sample(&self, rng: &mut Rng, d: Difficulty) -> SudokuProblem {
-        let (size, target) = d.pick([(4, 8), (4, 0), (9, 45), (9, 36), (9, 28)]);
-        let g = geom(size).expect("4 and 9 have tables");
-        let solution = random_full_grid(g, rng);
-        let puzzle = dig(g, &solution, target, rng);
-        SudokuProblem { size, puzzle: rows_of(&puzzle, size), solution: rows_of(&solution, size) }
+        self.sample_with(rng, d, &Overrides::NONE)
     }
 
     fn prompt(&self, p: &SudokuProblem) -> String {
@@ -185,6 +182,21 @@ impl Task for Sudoku {
             None => Score::correct(),
             Some(reason) => Score::wrong(reason),
         }
+    }
+}
+
+impl Overridable for Sudoku {
+    /// `empty` (reasoning-gym's `min_empty`/`max_empty`): blank cells, so `n² − empty` clues are
+    /// aimed at; the digging still stops at a puzzle whose every clue is needed.
+    fn sample_with(&self, rng: &mut Rng, d: Difficulty, o: &Overrides) -> SudokuProblem {
+        let (size, mut target): (usize, usize) = d.pick([(4, 8), (4, 0), (9, 45), (9, 36), (9, 28)]);
+        if let Some(empty) = o.draw("empty", rng) {
+            target = (size * size).saturating_sub(empty as usize);
+        }
+        let g = geom(size).expect("4 and 9 have tables");
+        let solution = random_full_grid(g, rng);
+        let puzzle = dig(g, &solution, target, rng);
+        SudokuProblem { size, puzzle: rows_of(&puzzle, size), solution: rows_of(&solution, size) }
     }
 }
 

@@ -33,6 +33,7 @@
 
 use crate::logic::claim::{full, var, Claim, Cmp, VAR};
 use crate::logic::{capitalise, pair};
+use crate::overrides::{Overridable, Overrides};
 use gauntlet_core::{Category, Difficulty, Rng, Score, Task, TaskSpec};
 use serde::{Deserialize, Serialize};
 
@@ -269,34 +270,7 @@ impl Task for KnightsKnaves {
     }
 
     fn sample(&self, rng: &mut Rng, d: Difficulty) -> KnightsKnavesProblem {
-        let p = params(d);
-        let n = p.n;
-        let names: Vec<String> =
-            rng.sample_indices(NAMES.len(), n).into_iter().map(|i| NAMES[i].into()).collect();
-        let sol = rng.below(1 << n);
-        let mut claims: Vec<Claim> = (0..n).map(|s| gen_statement(rng, &p, s, sol)).collect();
-        let cons = |c: &[Claim]| {
-            c.iter().enumerate().fold(full(n), |m, (s, c)| m & !(VAR[s] ^ c.mask(n).unwrap_or(0)) & full(n))
-        };
-        let mut count = cons(&claims).count_ones();
-        let mut tries = 0;
-        while count > 1 && tries < 300 {
-            tries += 1;
-            let s = rng.index(n);
-            let old = std::mem::replace(&mut claims[s], gen_statement(rng, &p, s, sol));
-            let c = cons(&claims).count_ones();
-            if c <= count {
-                count = c;
-            } else {
-                claims[s] = old;
-            }
-        }
-        if count != 1 {
-            claims = pinning(n, sol);
-        }
-        let statements =
-            claims.into_iter().enumerate().map(|(s, claim)| Statement { speaker: s as u8, claim }).collect();
-        KnightsKnavesProblem { names, statements }
+        self.sample_with(rng, d, &Overrides::NONE)
     }
 
     fn prompt(&self, p: &KnightsKnavesProblem) -> String {
@@ -350,6 +324,43 @@ impl Task for KnightsKnaves {
             }
         }
         Score::wrong("inconsistent roles")
+    }
+}
+
+impl Overridable for KnightsKnaves {
+    /// `people`: the inhabitants; the level keeps the kinds of statement.
+    fn sample_with(&self, rng: &mut Rng, d: Difficulty, o: &Overrides) -> KnightsKnavesProblem {
+        let mut p = params(d);
+        if let Some(v) = o.draw("people", rng) {
+            p.n = v as usize;
+        }
+        let n = p.n;
+        let names: Vec<String> =
+            rng.sample_indices(NAMES.len(), n).into_iter().map(|i| NAMES[i].into()).collect();
+        let sol = rng.below(1 << n);
+        let mut claims: Vec<Claim> = (0..n).map(|s| gen_statement(rng, &p, s, sol)).collect();
+        let cons = |c: &[Claim]| {
+            c.iter().enumerate().fold(full(n), |m, (s, c)| m & !(VAR[s] ^ c.mask(n).unwrap_or(0)) & full(n))
+        };
+        let mut count = cons(&claims).count_ones();
+        let mut tries = 0;
+        while count > 1 && tries < 300 {
+            tries += 1;
+            let s = rng.index(n);
+            let old = std::mem::replace(&mut claims[s], gen_statement(rng, &p, s, sol));
+            let c = cons(&claims).count_ones();
+            if c <= count {
+                count = c;
+            } else {
+                claims[s] = old;
+            }
+        }
+        if count != 1 {
+            claims = pinning(n, sol);
+        }
+        let statements =
+            claims.into_iter().enumerate().map(|(s, claim)| Statement { speaker: s as u8, claim }).collect();
+        KnightsKnavesProblem { names, statements }
     }
 }
 

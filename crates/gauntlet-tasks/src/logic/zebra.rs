@@ -31,6 +31,7 @@
 
 use crate::logic::zebra_solver::{random_clue, Clue, Item, Solver};
 use crate::logic::{capitalise, words};
+use crate::overrides::{Overridable, Overrides};
 use gauntlet_core::{Category, Difficulty, Rng, Score, Task, TaskSpec};
 use serde::{Deserialize, Serialize};
 
@@ -291,9 +292,7 @@ impl Task for Zebra {
     }
 
     fn sample(&self, rng: &mut Rng, d: Difficulty) -> ZebraProblem {
-        let (n, k) = d.pick([(3, 3), (4, 3), (4, 4), (5, 5), (6, 5)]);
-        let (attributes, clues) = generate(rng, n, k, &WEIGHTS[d.index()]);
-        ZebraProblem { houses: n as u8, attributes, clues }
+        self.sample_with(rng, d, &Overrides::NONE)
     }
 
     fn prompt(&self, p: &ZebraProblem) -> String {
@@ -381,6 +380,21 @@ impl Task for Zebra {
                 p.render_clue(&p.clues[c])
             )),
         }
+    }
+}
+
+impl Overridable for Zebra {
+    /// `people` (houses) and `characteristics` (attributes); the level keeps the kinds of clue.
+    fn sample_with(&self, rng: &mut Rng, d: Difficulty, o: &Overrides) -> ZebraProblem {
+        let (mut n, mut k) = d.pick([(3, 3), (4, 3), (4, 4), (5, 5), (6, 5)]);
+        if let Some(v) = o.draw("people", rng) {
+            n = v as usize;
+        }
+        if let Some(v) = o.draw("characteristics", rng) {
+            k = v as usize;
+        }
+        let (attributes, clues) = generate(rng, n, k, &WEIGHTS[d.index()]);
+        ZebraProblem { houses: n as u8, attributes, clues }
     }
 }
 

@@ -31,6 +31,7 @@
 //! **Failure modes**: moving a larger disk onto a smaller one, losing track of the pegs over a long
 //! sequence, and (at level 5) valid but non-shortest plans, which earn 0.
 
+use crate::overrides::{Overridable, Overrides};
 use crate::sequential::moves::MAX_MOVES;
 use gauntlet_core::{Category, Difficulty, Rng, Score, Task, TaskSpec};
 use serde::{Deserialize, Serialize};
@@ -187,29 +188,7 @@ impl Task for Hanoi {
     }
 
     fn sample(&self, rng: &mut Rng, d: Difficulty) -> HanoiProblem {
-        let n = d.pick([3usize, 4, 5, 6, 7]);
-        let slack = d.pick([4u32, 4, 2, 2, 0]);
-        let start: Vec<u8> = (0..n).map(|_| rng.below(3) as u8).collect();
-        let (dist, _) = bfs(encode(&start), n, None);
-        let threshold = 1u32 << (n - 1);
-        let candidates: Vec<usize> = if d.level() <= 2 {
-            (0..3).map(|p| encode(&vec![p as u8; n])).collect()
-        } else {
-            (0..dist.len()).collect()
-        };
-        let far: Vec<usize> = candidates.iter().copied().filter(|&t| dist[t] >= threshold).collect();
-        let target = match rng.choose(&far) {
-            Some(&t) => t,
-            None => *candidates.iter().max_by_key(|&&t| (dist[t], t)).unwrap_or(&0),
-        };
-        let optimal = dist[target];
-        let mut pegs = Vec::with_capacity(n);
-        let mut x = target;
-        for _ in 0..n {
-            pegs.push((x % 3) as u8);
-            x /= 3;
-        }
-        HanoiProblem { start, target: pegs, optimal, max_moves: optimal + slack }
+        self.sample_with(rng, d, &Overrides::NONE)
     }
 
     fn prompt(&self, p: &HanoiProblem) -> String {
@@ -312,6 +291,36 @@ impl Task for Hanoi {
         } else {
             Score::wrong(format!("reaches the target but uses {} moves, budget {}", moves.len(), p.max_moves))
         }
+    }
+}
+
+impl Overridable for Hanoi {
+    /// `disks`: the number of disks; the level keeps the kind of start and target and the slack
+    /// of the move budget.
+    fn sample_with(&self, rng: &mut Rng, d: Difficulty, o: &Overrides) -> HanoiProblem {
+        let n = o.draw("disks", rng).map_or(d.pick([3usize, 4, 5, 6, 7]), |v| v as usize);
+        let slack = d.pick([4u32, 4, 2, 2, 0]);
+        let start: Vec<u8> = (0..n).map(|_| rng.below(3) as u8).collect();
+        let (dist, _) = bfs(encode(&start), n, None);
+        let threshold = 1u32 << (n - 1);
+        let candidates: Vec<usize> = if d.level() <= 2 {
+            (0..3).map(|p| encode(&vec![p as u8; n])).collect()
+        } else {
+            (0..dist.len()).collect()
+        };
+        let far: Vec<usize> = candidates.iter().copied().filter(|&t| dist[t] >= threshold).collect();
+        let target = match rng.choose(&far) {
+            Some(&t) => t,
+            None => *candidates.iter().max_by_key(|&&t| (dist[t], t)).unwrap_or(&0),
+        };
+        let optimal = dist[target];
+        let mut pegs = Vec::with_capacity(n);
+        let mut x = target;
+        for _ in 0..n {
+            pegs.push((x % 3) as u8);
+            x /= 3;
+        }
+        HanoiProblem { start, target: pegs, optimal, max_moves: optimal + slack }
     }
 }
 

@@ -14,7 +14,8 @@ pub struct TasksArgs {
     #[arg(long)]
     pub category: Option<String>,
     /// List reasoning-gym's family names that gauntlet accepts, with the gauntlet family and
-    /// level each maps to, what differs, and the reasoning-gym options that choose the level.
+    /// level each maps to, what differs, and the reasoning-gym options it accepts (some choose
+    /// the level, others set a generator parameter such as sudoku's `min_empty`).
     #[arg(long, conflicts_with = "category")]
     pub aliases: bool,
 }

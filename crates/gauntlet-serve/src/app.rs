@@ -1,99 +1,26 @@
-//! The router: routes, shared state, authentication, limits and the panic guard.
+//! The router: routes, limits and the panic guard. Nothing imports this module but the
+//! server and the crate root: the shared state lives in [`crate::state`], the blocking helpers
+//! in [`crate::blocking`], the token check in [`crate::auth`].
 
-use crate::catalog::{self, CatalogEntry};
+use crate::auth::auth;
+use crate::catalog::CatalogEntry;
 use crate::config::EnvServerConfig;
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiError;
 use crate::sessions::SessionStore;
-use crate::{generate, session_api, verify};
+use crate::state::{AppState, Stats};
+use crate::{generate, openenv, session_api, verify};
 use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, Request, State};
-use axum::http::{header, Response};
-use axum::middleware::{self, Next};
+use axum::http::Response;
+use axum::middleware;
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use gauntlet_envs::EnvEntry;
 use serde::Serialize;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Weak};
-use std::time::Instant;
-use tokio::sync::Semaphore;
 use tower_http::catch_panic::CatchPanicLayer;
-
-/// Request counters (the session counters live in the store).
-#[derive(Debug, Default)]
-pub struct Stats {
-    /// Rows produced by `/v1/generate`.
-    pub rows_generated: AtomicU64,
-    /// Items scored by `/v1/verify`.
-    pub items_verified: AtomicU64,
-    /// Successful `act` calls.
-    pub acts: AtomicU64,
-    /// Handler panics caught (each answered 500; there should be none).
-    pub panics: AtomicU64,
-}
-
-/// What every handler shares.
-#[derive(Clone)]
-pub struct AppState {
-    /// The settings the router was built with.
-    pub config: Arc<EnvServerConfig>,
-    /// Live sessions.
-    pub sessions: Arc<SessionStore>,
-    /// Request counters.
-    pub stats: Arc<Stats>,
-    /// Environments served on top of the registries (see [`router_with_envs`]).
-    pub extra_envs: Arc<Vec<EnvEntry>>,
-    /// The `/v1/tasks` listing, built once.
-    pub catalog: Arc<Vec<CatalogEntry>>,
-    /// When the router was built.
-    pub started: Instant,
-    /// Permits for heavy jobs (big batches, big bodies): one fewer than the cores, at least one.
-    pub heavy: Arc<Semaphore>,
-}
-
-/// Work items above which a job counts as heavy and waits for a [`AppState::heavy`] permit.
-pub const HEAVY_ITEMS: usize = 32;
-/// Body size in bytes above which JSON is parsed as a heavy job.
-pub const HEAVY_BODY_BYTES: usize = 64 << 10;
-
-/// Run CPU-bound work on tokio's blocking pool so the reactor threads stay free; a panic in
-/// `f` answers 500 `internal_panic` instead of taking anything down.
-pub async fn blocking<T: Send + 'static>(f: impl FnOnce() -> ApiResult<T> + Send + 'static) -> ApiResult<T> {
-    match tokio::task::spawn_blocking(f).await {
-        Ok(r) => r,
-        Err(e) if e.is_panic() => Err(ApiError::internal("internal_panic", "the request's work panicked")),
-        Err(_) => Err(ApiError::internal("cancelled", "the request's work was cancelled")),
-    }
-}
-
-/// [`blocking`] for big jobs (batches past [`HEAVY_ITEMS`], bodies past [`HEAVY_BODY_BYTES`]):
-/// at most `cores - 1` of them run at once, so on a small machine a flood of 4,096-item batches
-/// queues instead of starving the reactor threads and every small request behind them.
-pub async fn heavy<T: Send + 'static>(
-    st: &AppState,
-    f: impl FnOnce() -> ApiResult<T> + Send + 'static,
-) -> ApiResult<T> {
-    let permit = st
-        .heavy
-        .clone()
-        .acquire_owned()
-        .await
-        .map_err(|_| ApiError::internal("shutting_down", "the server is shutting down"))?;
-    blocking(move || {
-        let out = f();
-        drop(permit);
-        out
-    })
-    .await
-}
-
-/// A 200 JSON response serialised now (inside a blocking job, for big answers).
-pub fn json_response<T: Serialize>(value: &T) -> ApiResult<Response<Body>> {
-    let bytes = serde_json::to_vec(value)
-        .map_err(|e| ApiError::internal("serialize", format!("could not serialise the answer: {e}")))?;
-    Ok(([(header::CONTENT_TYPE, "application/json")], bytes).into_response())
-}
 
 /// `GET /health`: liveness plus the live session count.
 #[derive(Debug, Serialize)]
@@ -153,29 +80,6 @@ async fn method_not_allowed(req: Request) -> ApiError {
     }
 }
 
-/// Byte-wise comparison whose time does not depend on where the strings differ.
-pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
-pub(crate) async fn auth(State(st): State<AppState>, req: Request, next: Next) -> Response<Body> {
-    if let Some(token) = st.config.token.as_deref() {
-        let given = req.headers().get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
-        let ok = given
-            .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
-            .is_some_and(|t| same(t.trim().as_bytes(), token.as_bytes()));
-        if !ok {
-            let msg = if given.is_none() {
-                "missing `Authorization: Bearer <token>` header; the server was started with a token"
-            } else {
-                "invalid bearer token"
-            };
-            return ApiError::unauthorized(msg).into_response();
-        }
-    }
-    next.run(req).await
-}
-
 fn panic_response(stats: Arc<Stats>) -> impl Fn(Box<dyn std::any::Any + Send>) -> Response<Body> + Clone {
     move |_| {
         stats.panics.fetch_add(1, Ordering::Relaxed);
@@ -213,20 +117,10 @@ pub fn router(config: EnvServerConfig) -> Router {
 /// [`ScriptedEnv`](gauntlet_envs::ScriptedEnv)s behind the same API. An extra entry is found
 /// before a registered task or environment of the same name, so it can also replace one.
 pub fn router_with_envs(config: EnvServerConfig, extra: Vec<EnvEntry>) -> Router {
-    let sessions = Arc::new(SessionStore::new(config.max_sessions, config.idle_timeout()));
-    spawn_sweeper(Arc::downgrade(&sessions), config.sweep_interval());
-    let stats = Arc::new(Stats::default());
-    let state = AppState {
-        config: Arc::new(config.clone()),
-        sessions,
-        stats: stats.clone(),
-        catalog: Arc::new(catalog::entries(&extra)),
-        extra_envs: Arc::new(extra),
-        started: Instant::now(),
-        heavy: Arc::new(Semaphore::new(
-            std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1)),
-        )),
-    };
+    let body_limit = config.max_body_bytes;
+    let state = AppState::new(config, extra);
+    spawn_sweeper(Arc::downgrade(&state.sessions), state.config.sweep_interval());
+    let stats = state.stats.clone();
     let v1 = Router::new()
         .route("/v1/tasks", get(tasks))
         .route("/v1/stats", get(stats_handler))
@@ -239,10 +133,10 @@ pub fn router_with_envs(config: EnvServerConfig, extra: Vec<EnvEntry>) -> Router
     Router::new()
         .route("/health", get(health))
         .merge(v1)
-        .merge(crate::openenv::routes(state.clone()))
+        .merge(openenv::routes(state.clone()))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
-        .layer(DefaultBodyLimit::max(config.max_body_bytes))
+        .layer(DefaultBodyLimit::max(body_limit))
         .layer(CatchPanicLayer::custom(panic_response(stats)))
         .with_state(state)
 }

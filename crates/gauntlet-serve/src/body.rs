@@ -5,10 +5,10 @@
 //! `Deserialize` impls so that every message names its field and the rejected value, and so
 //! that unknown fields (a typo such as `levle`) are refused instead of silently defaulted.
 
-use crate::app::{heavy, AppState, HEAVY_BODY_BYTES};
+use crate::blocking::{heavy, Heavy, HEAVY_BODY_BYTES};
 use crate::error::{ApiError, ApiResult};
 use axum::body::Bytes;
-use axum::extract::{FromRequest, Request};
+use axum::extract::{FromRef, FromRequest, Request};
 use gauntlet_core::Difficulty;
 use serde_json::{Map, Value};
 
@@ -17,10 +17,14 @@ use serde_json::{Map, Value};
 /// 64 KiB are parsed off the reactor threads, as heavy jobs.
 pub struct JsonBody(pub Value);
 
-impl FromRequest<AppState> for JsonBody {
+impl<S> FromRequest<S> for JsonBody
+where
+    S: Send + Sync,
+    Heavy: FromRef<S>,
+{
     type Rejection = ApiError;
 
-    async fn from_request(req: Request, state: &AppState) -> Result<Self, Self::Rejection> {
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
         let bytes = Bytes::from_request(req, state).await.map_err(|r| {
             if r.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
                 ApiError::too_large("request body is larger than the server's `max_body_bytes`")
@@ -31,7 +35,7 @@ impl FromRequest<AppState> for JsonBody {
         let len = bytes.len();
         let parse = move || parse_json(&bytes).map(JsonBody);
         if len > HEAVY_BODY_BYTES {
-            heavy(state, parse).await
+            heavy(&Heavy::from_ref(state), parse).await
         } else {
             parse()
         }

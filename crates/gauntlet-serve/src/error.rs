@@ -1,4 +1,5 @@
-//! Structured JSON errors: every failure answers `{"error": {"message", "type", "code"}}`.
+//! Structured JSON errors: every failure answers `{"error": {"message", "type", "code"}}`
+//! ([`ApiError`]); and why a server could not start or stopped ([`ServeError`]).
 
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -181,6 +182,23 @@ impl IntoResponse for ApiError {
 
 /// The result type of handlers.
 pub type ApiResult<T> = Result<T, ApiError>;
+
+/// Why the server could not start or stopped with an error.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ServeError {
+    /// The address could not be bound (in use, not local, no permission).
+    #[error("cannot listen on `{addr}`: {source} (pick another `--port`, or 0 for any free port)")]
+    Bind {
+        /// The `host:port` asked for.
+        addr: String,
+        /// What the OS said.
+        source: std::io::Error,
+    },
+    /// The runtime could not be built or the server failed while running.
+    #[error("server: {0}")]
+    Io(#[from] std::io::Error),
+}
 
 #[cfg(test)]
 mod tests {

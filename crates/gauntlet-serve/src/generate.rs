@@ -6,10 +6,11 @@
 //! columns); row `i` of a request uses seed `seed + i` and `extra_info.index` counts across the
 //! whole answer, as the CLI does across families.
 
-use crate::app::{blocking, heavy, json_response, AppState, HEAVY_ITEMS};
+use crate::blocking::{blocking, heavy, json_response, HEAVY_ITEMS};
 use crate::body::{batch, JsonBody, Obj};
 use crate::catalog::resolve;
 use crate::error::{ApiError, ApiResult};
+use crate::state::AppState;
 use axum::extract::State;
 use axum::response::Response;
 use gauntlet_core::{Difficulty, DynTask};
@@ -83,7 +84,8 @@ pub async fn generate(State(st): State<AppState>, JsonBody(body): JsonBody) -> A
         // Serialised here, off the reactor: 4,096 rows are megabytes of JSON.
         Ok((rows.len(), json_response(&GenerateResponse { rows })?))
     };
-    let (n, resp) = if total > HEAVY_ITEMS as u64 { heavy(&st, work).await? } else { blocking(work).await? };
+    let (n, resp) =
+        if total > HEAVY_ITEMS as u64 { heavy(&st.heavy, work).await? } else { blocking(work).await? };
     st.stats.rows_generated.fetch_add(n as u64, Ordering::Relaxed);
     Ok(resp)
 }

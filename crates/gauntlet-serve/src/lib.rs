@@ -38,9 +38,17 @@
 //! Handlers never run environment code on the reactor threads: generation, verification and
 //! every `reset`/`act` run on tokio's blocking pool, so a batch of 4,096 verifications does not
 //! stall the other connections. Sessions live in a sharded map, each behind its own lock (see
-//! [`sessions`]). Environment calls run under `catch_unwind` and a `CatchPanicLayer` guards
-//! every handler: a bug answers 500 and closes at most the one session, never the server.
-//! Requests are decoded field by field so messages name the field and the rejected value.
+//! [`sessions`]). Every episode, native or OpenEnv, is a [`live::LiveEpisode`]: the episode
+//! kernel's `gauntlet_episode::EpisodeRunner` (whose turn, the turn cap, the panic guard of
+//! `act`, and the one rendering of a seat's user message that `gauntlet train` also uses)
+//! behind the server's request checks, written once for both front ends. Environment calls run
+//! under `catch_unwind` and a `CatchPanicLayer` guards every handler: a bug answers 500 and
+//! closes at most the one session, never the server. Requests are decoded field by field so
+//! messages name the field and the rejected value.
+//!
+//! The modules form no import circle longer than two files: the shared state ([`AppState`]),
+//! the blocking helpers and the token check are leaf modules that the handlers import, and
+//! only the router imports the handlers (`tests/serve/structure.rs` checks this).
 //!
 //! ## The CLI (wired in the `gauntlet` crate)
 //!
@@ -73,20 +81,26 @@
 #![deny(missing_docs)]
 
 mod app;
+mod auth;
+mod blocking;
 pub mod body;
 pub mod catalog;
 mod config;
 mod error;
 pub mod generate;
+pub mod live;
 pub mod openenv;
 pub mod policy;
 mod server;
 pub mod session_api;
 pub mod sessions;
+mod state;
 pub mod verify;
 
-pub use app::{router, router_with_envs, AppState, Stats};
+pub use app::{router, router_with_envs};
+pub use blocking::Heavy;
 pub use config::EnvServerConfig;
-pub use error::{ApiError, ApiResult};
+pub use error::{ApiError, ApiResult, ServeError};
 pub use policy::PolicyServerConfig;
-pub use server::{bind, run, serve, serve_with_shutdown, ServeError};
+pub use server::{bind, run, serve, serve_with_shutdown};
+pub use state::{AppState, Stats};

@@ -2,27 +2,10 @@
 
 use crate::app::router;
 use crate::config::EnvServerConfig;
+use crate::error::ServeError;
 use std::future::Future;
 use std::net::SocketAddr;
-use thiserror::Error;
 use tokio::net::TcpListener;
-
-/// Why the server could not start or stopped with an error.
-#[derive(Debug, Error)]
-#[non_exhaustive]
-pub enum ServeError {
-    /// The address could not be bound (in use, not local, no permission).
-    #[error("cannot listen on `{addr}`: {source} (pick another `--port`, or 0 for any free port)")]
-    Bind {
-        /// The `host:port` asked for.
-        addr: String,
-        /// What the OS said.
-        source: std::io::Error,
-    },
-    /// The runtime could not be built or the server failed while running.
-    #[error("server: {0}")]
-    Io(#[from] std::io::Error),
-}
 
 /// Bind `config.host:config.port` (port 0 picks a free port; read it from
 /// `listener.local_addr()`).

@@ -1,6 +1,6 @@
-//! Episode sessions over any environment: single-turn tasks through
-//! [`gauntlet_core::TaskEnv`], multi-turn environments and games through
-//! `gauntlet_envs::make`.
+//! Episode sessions over any environment: each session is a [`LiveEpisode`], the kernel's
+//! `EpisodeRunner` behind the server's guards (single-turn tasks, multi-turn environments and
+//! games alike).
 //!
 //! | call | body / query | answer |
 //! |---|---|---|
@@ -10,22 +10,26 @@
 //! | `DELETE /v1/sessions/{id}` | — | `{"id", "deleted": true}` |
 //!
 //! The observation in a view is the one of the seat to act (or of `seat`), `null` once the
-//! episode is over and no seat was asked for. `returns` is the per-seat return so far; it is
+//! episode is over and no seat was asked for. Its `text` is the user message the kernel renders
+//! for that seat (`gauntlet_episode::render_user_message`): the environment's message about the
+//! seat's last action, a blank line, then the new observation; the observation alone on the
+//! seat's first turn. It is byte for byte what `gauntlet train` shows a policy. `returns` is the per-seat return so far; it is
 //! final when `done` is true. Acting on a finished episode answers 409 `episode_over`, acting
 //! for a seat whose turn it is not 409 `not_your_turn`. The server's turn cap
 //! (`max_turns`) ends an episode with `feedback.truncated: true`. Finished sessions stay
 //! readable until deleted or expired.
 
-use crate::app::{blocking, AppState};
+use crate::blocking::blocking;
 use crate::body::{JsonBody, Obj};
 use crate::catalog::{resolve, Target};
 use crate::error::{ApiError, ApiResult};
-use crate::sessions::{format_id, Entry, Session};
+use crate::live::{LiveEpisode, Options, Refusal};
+use crate::sessions::{format_id, parse_id, Entry, Session};
+use crate::state::AppState;
 use axum::extract::{Path, RawQuery, State};
 use axum::Json;
-use gauntlet_core::{AgentId, Difficulty, EnvKind, Feedback, Observation};
+use gauntlet_core::{EnvKind, Feedback, Observation};
 use serde::Serialize;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
@@ -61,31 +65,56 @@ pub struct SessionView {
     pub feedback: Option<Feedback>,
 }
 
-fn view(id: u64, s: &Session, seat: Option<usize>, feedback: Option<Feedback>) -> SessionView {
-    let to_act = if s.over { None } else { s.env.to_act().map(|a| a.0) };
+fn view(id: u64, s: &mut Session, seat: Option<usize>, feedback: Option<Feedback>) -> SessionView {
+    let to_act = s.to_act();
     let seat = seat.or(to_act);
     SessionView {
         id: format_id(id),
-        task: s.task.clone(),
-        kind: s.kind,
-        seats: s.seats,
-        seed: s.seed,
-        level: s.level,
-        turns: s.turns,
+        task: s.name().to_string(),
+        kind: s.kind(),
+        seats: s.seats(),
+        seed: s.seed(),
+        level: s.level().level(),
+        turns: s.turns(),
         done: to_act.is_none(),
         to_act,
         seat,
-        observation: seat.map(|a| s.env.observe(AgentId(a))),
-        returns: s.env.returns(),
+        observation: seat.map(|a| s.observation(a)),
+        returns: s.returns(),
         feedback,
     }
 }
 
-fn panicked(what: &str) -> ApiError {
-    ApiError::internal(
-        "environment_panic",
-        format!("the environment panicked in `{what}`; the session is closed"),
-    )
+/// [`view`] under the episode's panic guard.
+fn guarded_view(
+    id: u64,
+    s: &mut Session,
+    seat: Option<usize>,
+    fb: Option<Feedback>,
+) -> ApiResult<SessionView> {
+    s.guarded(|s| view(id, s, seat, fb)).map_err(refused)
+}
+
+/// The HTTP answer to a refused request.
+fn refused(r: Refusal) -> ApiError {
+    match r {
+        Refusal::NoSuchSeat { seat, seats, name } => ApiError::bad_request(
+            "bad_seat",
+            format!("seat {seat} does not exist: `{name}` has {seats} seat(s), numbered from 0"),
+        ),
+        Refusal::Over { turns } => ApiError::conflict(
+            "episode_over",
+            format!("the episode is over after {turns} turn(s); read it with GET or delete it"),
+        ),
+        Refusal::NotYourTurn { to_act, asked } => {
+            ApiError::conflict("not_your_turn", format!("it is seat {to_act}'s turn, not seat {asked}'s"))
+        }
+        Refusal::ResetFailed(e) => ApiError::bad_request("reset_failed", e),
+        Refusal::Panicked(what) => ApiError::internal(
+            "environment_panic",
+            format!("the environment panicked in `{what}`; the session is closed"),
+        ),
+    }
 }
 
 /// `POST /v1/sessions`: start an episode.
@@ -100,33 +129,19 @@ pub async fn create(State(st): State<AppState>, JsonBody(body): JsonBody) -> Api
         Target::Task(t) => t.spec().name.to_string(),
         Target::Env(e) => e.name.to_string(),
     };
+    let opts = Options { max_turns: st.config.max_turns, legal_actions: false };
     // Reserve before building so that the capacity holds under concurrent creates.
     let slot = st.sessions.reserve()?;
-    let session = blocking(move || build(&target, canonical, seed, level)).await?;
+    let session = blocking(move || {
+        LiveEpisode::start(&target, &canonical, seed, level, opts).map_err(|r| match r {
+            Refusal::ResetFailed(e) => refused(Refusal::ResetFailed(format!("`{canonical}`: {e}"))),
+            other => refused(other),
+        })
+    })
+    .await?;
     let (id, entry) = st.sessions.insert(slot, session);
     let mut s = entry.lock();
-    match catch_unwind(AssertUnwindSafe(|| view(id, &s, None, None))) {
-        Ok(v) => Ok(Json(v)),
-        Err(_) => {
-            s.over = true;
-            Err(panicked("observe"))
-        }
-    }
-}
-
-fn build(target: &Target, task: String, seed: u64, level: Difficulty) -> ApiResult<Session> {
-    let made = catch_unwind(AssertUnwindSafe(|| {
-        let mut env = target.make_env();
-        env.reset(seed, level).map(|()| env)
-    }));
-    let env = match made {
-        Ok(Ok(env)) => env,
-        Ok(Err(e)) => return Err(ApiError::bad_request("reset_failed", format!("`{task}`: {e}"))),
-        Err(_) => return Err(panicked("reset")),
-    };
-    let spec = env.spec();
-    let (kind, seats) = (spec.kind, spec.seats);
-    Ok(Session { env, task, kind, seats, seed, level: level.level(), turns: 0, over: false, capped: false })
+    guarded_view(id, &mut s, None, None).map(Json)
 }
 
 fn seat_query(raw: Option<String>) -> ApiResult<Option<usize>> {
@@ -150,16 +165,6 @@ fn seat_query(raw: Option<String>) -> ApiResult<Option<usize>> {
     Ok(seat)
 }
 
-fn check_seat(s: &Session, seat: Option<usize>) -> ApiResult<()> {
-    match seat {
-        Some(a) if a >= s.seats => Err(ApiError::bad_request(
-            "bad_seat",
-            format!("seat {a} does not exist: `{}` has {} seat(s), numbered from 0", s.task, s.seats),
-        )),
-        _ => Ok(()),
-    }
-}
-
 /// `GET /v1/sessions/{id}`: the observation of the seat to act (or of `?seat=N`).
 pub async fn observe(
     State(st): State<AppState>,
@@ -168,16 +173,12 @@ pub async fn observe(
 ) -> ApiResult<Json<SessionView>> {
     let seat = seat_query(q)?;
     let entry = st.sessions.get(&id)?;
-    let n = crate::sessions::parse_id(&id)?;
+    let n = parse_id(&id)?;
     let mut s = entry.lock();
-    check_seat(&s, seat)?;
-    match catch_unwind(AssertUnwindSafe(|| view(n, &s, seat, None))) {
-        Ok(v) => Ok(Json(v)),
-        Err(_) => {
-            s.over = true;
-            Err(panicked("observe"))
-        }
+    if let Some(a) = seat {
+        s.check_seat(a).map_err(refused)?;
     }
+    guarded_view(n, &mut s, seat, None).map(Json)
 }
 
 /// `POST /v1/sessions/{id}/act`: apply the response of the seat to act.
@@ -198,10 +199,9 @@ pub async fn act(
         ));
     }
     let entry = st.sessions.get(&id)?;
-    let n = crate::sessions::parse_id(&id)?;
-    let cap = st.config.max_turns;
+    let n = parse_id(&id)?;
     let entry2: Arc<Entry> = entry.clone();
-    let out = blocking(move || step(&entry2, n, seat, &response, cap)).await;
+    let out = blocking(move || step(&entry2, n, seat, &response)).await;
     st.sessions.touch(&entry);
     if out.is_ok() {
         st.stats.acts.fetch_add(1, Ordering::Relaxed);
@@ -209,53 +209,11 @@ pub async fn act(
     out.map(Json)
 }
 
-fn step(entry: &Entry, id: u64, seat: Option<usize>, response: &str, cap: u32) -> ApiResult<SessionView> {
+/// Apply `response` for `seat` (or the seat to act) and view the episode after it.
+fn step(entry: &Entry, id: u64, seat: Option<usize>, response: &str) -> ApiResult<SessionView> {
     let mut s = entry.lock();
-    check_seat(&s, seat)?;
-    let to_act = if s.over { None } else { s.env.to_act() };
-    let Some(agent) = to_act else {
-        s.over = true;
-        return Err(ApiError::conflict(
-            "episode_over",
-            format!("the episode is over after {} turn(s); read it with GET or delete it", s.turns),
-        ));
-    };
-    if let Some(a) = seat {
-        if a != agent.0 {
-            return Err(ApiError::conflict(
-                "not_your_turn",
-                format!("it is seat {}'s turn, not seat {a}'s", agent.0),
-            ));
-        }
-    }
-    let fb = catch_unwind(AssertUnwindSafe(|| s.env.act(agent, response)));
-    let mut fb = match fb {
-        Ok(fb) => fb,
-        Err(_) => {
-            s.over = true;
-            return Err(panicked("act"));
-        }
-    };
-    s.turns = s.turns.saturating_add(1);
-    if s.env.to_act().is_none() {
-        s.over = true;
-    } else if s.turns >= cap {
-        s.over = true;
-        s.capped = true;
-        fb.done = true;
-        fb.truncated = true;
-        if !fb.message.is_empty() {
-            fb.message.push_str("; ");
-        }
-        fb.message.push_str(&format!("turn cap of {cap} reached"));
-    }
-    match catch_unwind(AssertUnwindSafe(|| view(id, &s, None, Some(fb)))) {
-        Ok(v) => Ok(v),
-        Err(_) => {
-            s.over = true;
-            Err(panicked("observe"))
-        }
-    }
+    let acted = s.act(seat, response).map_err(refused)?;
+    guarded_view(id, &mut s, None, Some(acted.feedback))
 }
 
 /// `DELETE /v1/sessions/{id}`.
@@ -270,7 +228,7 @@ pub async fn delete(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gauntlet_core::{Env, EnvError, EnvSpec};
+    use gauntlet_core::{AgentId, Difficulty, Env, EnvError, EnvSpec, Rng};
 
     /// A two-seat environment that never ends and panics on the action `boom`.
     struct Endless {
@@ -301,7 +259,19 @@ mod tests {
         }
     }
 
-    fn entry() -> (crate::sessions::SessionStore, Arc<Entry>) {
+    impl gauntlet_envs::ScriptedEnv for Endless {
+        fn legal_actions(&self) -> Vec<String> {
+            vec!["x".into()]
+        }
+        fn oracle_action(&self, _rng: &mut Rng) -> String {
+            "x".into()
+        }
+        fn success(&self) -> bool {
+            false
+        }
+    }
+
+    fn entry(max_turns: u32) -> (crate::sessions::SessionStore, Arc<Entry>) {
         let store = crate::sessions::SessionStore::new(4, std::time::Duration::from_secs(60));
         let spec = EnvSpec {
             name: "endless".into(),
@@ -310,17 +280,9 @@ mod tests {
             seats: 2,
             description: "never ends".into(),
         };
-        let session = Session {
-            env: Box::new(Endless { spec, turn: 0 }),
-            task: "endless".into(),
-            kind: EnvKind::Game,
-            seats: 2,
-            seed: 0,
-            level: 1,
-            turns: 0,
-            over: false,
-            capped: false,
-        };
+        let opts = Options { max_turns, legal_actions: false };
+        let env = Box::new(Endless { spec, turn: 0 });
+        let session = LiveEpisode::with_env(env, "endless", 0, Difficulty::MIN, opts).unwrap();
         let slot = store.reserve().unwrap();
         let (_, e) = store.insert(slot, session);
         (store, e)
@@ -328,26 +290,26 @@ mod tests {
 
     #[test]
     fn the_turn_cap_truncates() {
-        let (_store, e) = entry();
-        assert_eq!(step(&e, 1, Some(1), "x", 3).unwrap_err().code, "not_your_turn");
-        let v = step(&e, 1, Some(0), "x", 3).unwrap();
+        let (_store, e) = entry(3);
+        assert_eq!(step(&e, 1, Some(1), "x").unwrap_err().code, "not_your_turn");
+        let v = step(&e, 1, Some(0), "x").unwrap();
         assert_eq!((v.to_act, v.done), (Some(1), false));
         assert_eq!(v.observation.unwrap().text, "turn 1 for seat 1");
-        step(&e, 1, None, "x", 3).unwrap();
-        let last = step(&e, 1, None, "x", 3).unwrap();
+        step(&e, 1, None, "x").unwrap();
+        let last = step(&e, 1, None, "x").unwrap();
         let fb = last.feedback.unwrap();
         assert!(fb.done && fb.truncated, "{fb:?}");
         assert!(fb.message.contains("turn cap of 3"));
         assert!(last.done && last.to_act.is_none() && last.observation.is_none());
-        assert_eq!(step(&e, 1, None, "x", 3).unwrap_err().code, "episode_over");
+        assert_eq!(step(&e, 1, None, "x").unwrap_err().code, "episode_over");
     }
 
     #[test]
     fn a_panicking_env_closes_only_its_session() {
-        let (_store, e) = entry();
-        let err = step(&e, 1, None, "boom", 10).unwrap_err();
+        let (_store, e) = entry(10);
+        let err = step(&e, 1, None, "boom").unwrap_err();
         assert_eq!(err.status, axum::http::StatusCode::INTERNAL_SERVER_ERROR);
         assert_eq!(err.code, "environment_panic");
-        assert_eq!(step(&e, 1, None, "x", 10).unwrap_err().code, "episode_over");
+        assert_eq!(step(&e, 1, None, "x").unwrap_err().code, "episode_over");
     }
 }

@@ -12,7 +12,7 @@
 //! (authentication is the bearer token, not the id).
 
 use crate::error::{ApiError, ApiResult};
-use gauntlet_core::{Env, EnvKind};
+use crate::live::LiveEpisode;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, RandomState};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -21,27 +21,8 @@ use std::time::{Duration, Instant};
 
 const SHARDS: usize = 64;
 
-/// One live episode.
-pub struct Session {
-    /// The environment (a `TaskEnv` for single-turn tasks).
-    pub env: Box<dyn Env>,
-    /// Registry name it was created from.
-    pub task: String,
-    /// Episode shape.
-    pub kind: EnvKind,
-    /// Number of seats.
-    pub seats: usize,
-    /// Seed of the episode.
-    pub seed: u64,
-    /// Level of the episode.
-    pub level: u8,
-    /// `act` calls so far.
-    pub turns: u32,
-    /// The episode is over (the environment ended it, the turn cap did, or it failed).
-    pub over: bool,
-    /// The turn cap ended it.
-    pub capped: bool,
-}
+/// One live episode: the kernel's runner behind the server's guards (see [`crate::live`]).
+pub type Session = LiveEpisode;
 
 /// A stored session: the session behind its own lock, plus its last-use time.
 pub struct Entry {
@@ -50,8 +31,8 @@ pub struct Entry {
 }
 
 impl Entry {
-    /// Lock the session (a lock poisoned by a panic is recovered: the handler that panicked
-    /// has already marked the session over).
+    /// Lock the session (a lock poisoned by a panic is recovered: environment panics are
+    /// caught inside the episode, which closes itself, before they reach the lock).
     pub fn lock(&self) -> MutexGuard<'_, Session> {
         self.session.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -295,22 +276,14 @@ impl SessionStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gauntlet_core::{Difficulty, TaskEnv};
+    use crate::catalog::Target;
+    use crate::live::Options;
+    use gauntlet_core::Difficulty;
 
     fn session() -> Session {
-        let mut env = TaskEnv::new(gauntlet_tasks::get("countdown").unwrap());
-        env.reset(0, Difficulty::MIN).unwrap();
-        Session {
-            env: Box::new(env),
-            task: "countdown".into(),
-            kind: EnvKind::SingleTurn,
-            seats: 1,
-            seed: 0,
-            level: 1,
-            turns: 0,
-            over: false,
-            capped: false,
-        }
+        let target = Target::Task(gauntlet_tasks::get("countdown").unwrap());
+        let opts = Options { max_turns: 10, legal_actions: false };
+        LiveEpisode::start(&target, "countdown", 0, Difficulty::MIN, opts).unwrap()
     }
 
     #[test]

@@ -12,10 +12,11 @@
 //! on the blocking pool so that a big batch never stalls the reactor. A problem that does not
 //! decode as the named task's problem fails the call with 400 `bad_problem` naming the item.
 
-use crate::app::{blocking, heavy, json_response, AppState, HEAVY_ITEMS};
+use crate::blocking::{blocking, heavy, json_response, HEAVY_ITEMS};
 use crate::body::{batch, JsonBody, Obj};
 use crate::catalog::resolve;
 use crate::error::{ApiError, ApiResult};
+use crate::state::AppState;
 use axum::extract::State;
 use axum::response::Response;
 use gauntlet_core::DynTask;
@@ -133,7 +134,7 @@ pub async fn verify(State(st): State<AppState>, JsonBody(body): JsonBody) -> Api
         let results = items.into_iter().map(score).collect::<ApiResult<Vec<_>>>()?;
         json_response(&VerifyResponse { results })
     };
-    let resp = if n > HEAVY_ITEMS { heavy(&st, work).await? } else { blocking(work).await? };
+    let resp = if n > HEAVY_ITEMS { heavy(&st.heavy, work).await? } else { blocking(work).await? };
     st.stats.items_verified.fetch_add(n as u64, Ordering::Relaxed);
     Ok(resp)
 }

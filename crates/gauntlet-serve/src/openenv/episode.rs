@@ -1,13 +1,15 @@
 //! One OpenEnv episode over a gauntlet task, environment or game: the reset and action
 //! messages decoded as OpenEnv's pydantic models would decode them, and the observation
 //! payload `{"observation": {...}, "reward", "done"}` with the seat to act and per-seat
-//! rewards.
+//! rewards. The episode itself is the server's [`LiveEpisode`] (the kernel's `EpisodeRunner`
+//! behind the guards the native sessions share), so `observation.text` is the user message the
+//! kernel renders: the environment's message about the seat's last action, a blank line, then
+//! the new observation.
 
 use crate::catalog::Target;
-use gauntlet_core::{AgentId, Difficulty, Env, EnvKind, Feedback, Observation};
-use gauntlet_envs::ScriptedEnv;
+use crate::live::{LiveEpisode, Options, Refusal};
+use gauntlet_core::{Difficulty, Feedback};
 use serde_json::{json, Map, Value};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Why a message was refused: OpenEnv's `VALIDATION_ERROR` (with pydantic-style `errors`),
 /// `EXECUTION_ERROR` (the message was well formed but the episode refuses it) or
@@ -225,49 +227,12 @@ pub fn action(data: &Value, loc: &[&str], max_bytes: usize) -> Result<Action, Oe
     }
 }
 
-/// The environment of an episode: a single-turn task (through `TaskEnv`) or a scripted
-/// environment or game (which also lists its legal actions).
-enum Game {
-    Task(Box<dyn Env>),
-    Scripted(Box<dyn ScriptedEnv>),
-}
-
-impl Game {
-    fn env(&self) -> &dyn Env {
-        match self {
-            Game::Task(e) => e.as_ref(),
-            Game::Scripted(e) => e.as_ref(),
-        }
-    }
-    fn env_mut(&mut self) -> &mut dyn Env {
-        match self {
-            Game::Task(e) => e.as_mut(),
-            Game::Scripted(e) => e.as_mut(),
-        }
-    }
-    fn legal(&self) -> Vec<String> {
-        match self {
-            Game::Task(_) => Vec::new(),
-            Game::Scripted(e) => e.legal_actions(),
-        }
-    }
-}
-
-/// A live episode.
+/// A live OpenEnv episode: the server's [`LiveEpisode`] (the kernel's runner behind the
+/// server's guards) plus the client's episode id; this type only words the payloads and errors
+/// in OpenEnv's terms.
 pub struct Episode {
-    name: String,
-    kind: EnvKind,
-    seats: usize,
-    seed: u64,
-    level: Difficulty,
+    live: LiveEpisode,
     episode_id: Option<String>,
-    game: Game,
-    turns: u32,
-    over: bool,
-}
-
-fn panicked(what: &str) -> OeError {
-    OeError::Factory(format!("the environment panicked in `{what}`; reset to start a new episode"))
 }
 
 /// The outcome of the last step, for the observation payload.
@@ -277,138 +242,88 @@ struct Step {
     rewards: Vec<f64>,
 }
 
+/// OpenEnv's wording of a refused request on `name`.
+fn refused(r: Refusal, name: &str) -> OeError {
+    match r {
+        Refusal::NoSuchSeat { seat, seats, name } => OeError::Validation(vec![invalid(
+            "value_error",
+            &["seat"],
+            format!("seat {seat} does not exist: `{name}` has {seats} seat(s), numbered from 0"),
+            &json!(seat),
+        )]),
+        Refusal::Over { turns } => OeError::Execution(format!(
+            "the episode is over after {turns} step(s); send `reset` to start another"
+        )),
+        Refusal::NotYourTurn { to_act, asked } => {
+            OeError::Execution(format!("it is seat {to_act}'s turn, not seat {asked}'s"))
+        }
+        Refusal::ResetFailed(e) => OeError::Factory(format!("`{name}` could not reset: {e}")),
+        Refusal::Panicked(what) => {
+            OeError::Factory(format!("the environment panicked in `{what}`; reset to start a new episode"))
+        }
+    }
+}
+
 impl Episode {
-    /// Build and reset an episode of `target` (named `name`); `seed` already drawn.
+    /// Build and reset an episode of `target` (named `name`); `seed` already drawn, `max_turns`
+    /// the server's turn cap.
     pub fn start(
         target: &Target,
         name: &str,
         seed: u64,
         args: &ResetArgs,
+        max_turns: u32,
     ) -> Result<(Episode, Value), OeError> {
-        let made = catch_unwind(AssertUnwindSafe(|| {
-            let mut game = match target {
-                Target::Task(_) => Game::Task(target.make_env()),
-                Target::Env(e) => Game::Scripted((e.make)()),
-            };
-            game.env_mut().reset(seed, args.level).map(|()| game)
-        }));
-        let game = match made {
-            Ok(Ok(g)) => g,
-            Ok(Err(e)) => return Err(OeError::Factory(format!("`{name}` could not reset: {e}"))),
-            Err(_) => return Err(panicked("reset")),
-        };
-        let spec = game.env().spec();
-        let (kind, seats) = (spec.kind, spec.seats);
-        let ep = Episode {
-            name: name.to_string(),
-            kind,
-            seats,
-            seed,
-            level: args.level,
-            episode_id: args.episode_id.clone(),
-            game,
-            turns: 0,
-            over: false,
-        };
+        let opts = Options { max_turns, legal_actions: true };
+        let live = LiveEpisode::start(target, name, seed, args.level, opts).map_err(|r| refused(r, name))?;
+        let mut ep = Episode { live, episode_id: args.episode_id.clone() };
         let payload = ep.payload(None)?;
         Ok((ep, payload))
     }
 
     /// Whether the episode is over.
-    pub fn done(&self) -> bool {
-        self.over
+    pub fn done(&mut self) -> bool {
+        self.live.to_act().is_none()
     }
 
     /// The per-seat returns so far.
     pub fn returns(&self) -> Vec<f64> {
-        self.game.env().returns()
+        self.live.returns()
     }
 
-    fn to_act(&self) -> Option<usize> {
-        if self.over {
-            None
-        } else {
-            self.game.env().to_act().map(|a| a.0)
-        }
-    }
-
-    /// Apply `action` for the seat to act; `cap` is the server's turn cap.
-    pub fn step(&mut self, action: &Action, cap: u32) -> Result<Value, OeError> {
-        let Some(agent) = self.to_act() else {
-            return Err(OeError::Execution(format!(
-                "the episode is over after {} step(s); send `reset` to start another",
-                self.turns
-            )));
-        };
-        match action.seat {
-            Some(s) if s >= self.seats => {
-                return Err(OeError::Validation(vec![invalid(
-                    "value_error",
-                    &["seat"],
-                    format!(
-                        "seat {s} does not exist: `{}` has {} seat(s), numbered from 0",
-                        self.name, self.seats
-                    ),
-                    &json!(s),
-                )]))
-            }
-            Some(s) if s != agent => {
-                return Err(OeError::Execution(format!("it is seat {agent}'s turn, not seat {s}'s")));
-            }
-            _ => {}
-        }
+    /// Apply `action` for the seat to act (the server's turn cap was set at the start).
+    pub fn step(&mut self, action: &Action) -> Result<Value, OeError> {
         let before = self.returns();
-        let acted =
-            catch_unwind(AssertUnwindSafe(|| self.game.env_mut().act(AgentId(agent), &action.response)));
-        let mut fb = match acted {
-            Ok(fb) => fb,
-            Err(_) => {
-                self.over = true;
-                return Err(panicked("act"));
-            }
-        };
-        self.turns = self.turns.saturating_add(1);
-        if self.game.env().to_act().is_none() {
-            self.over = true;
-        } else if self.turns >= cap {
-            self.over = true;
-            fb.done = true;
-            fb.truncated = true;
-            if !fb.message.is_empty() {
-                fb.message.push_str("; ");
-            }
-            fb.message.push_str(&format!("turn cap of {cap} reached"));
-        }
+        let acted = self.live.act(action.seat, &action.response).map_err(|r| refused(r, self.live.name()))?;
         let after = self.returns();
         let rewards =
             after.iter().zip(before.iter().chain(std::iter::repeat(&0.0))).map(|(a, b)| a - b).collect();
-        self.payload(Some(Step { fb, acted: agent, rewards }))
+        self.payload(Some(Step { fb: acted.feedback, acted: acted.seat, rewards }))
     }
 
     /// `{"observation": {...}, "reward", "done"}` (OpenEnv's `serialize_observation` form).
-    fn payload(&self, step: Option<Step>) -> Result<Value, OeError> {
-        let to_act = self.to_act();
+    /// `text` is the user message the kernel renders for `seat` (see [`LiveEpisode::observation`]).
+    fn payload(&mut self, step: Option<Step>) -> Result<Value, OeError> {
+        let to_act = self.live.to_act();
         let seat = to_act.or(step.as_ref().map(|s| s.acted)).unwrap_or(0);
-        let view = catch_unwind(AssertUnwindSafe(|| {
-            (self.game.env().observe(AgentId(seat)), if self.over { Vec::new() } else { self.game.legal() })
-        }));
-        let (obs, legal): (Observation, Vec<String>) = view.map_err(|_| panicked("observe"))?;
+        let view = self.live.guarded(|l| (l.observation(seat), l.legal_actions()));
+        let (obs, legal) = view.map_err(|r| refused(r, self.live.name()))?;
         let returns = self.returns();
         let (reward, fb, acted, rewards) = match step {
             Some(s) => (json!(s.fb.reward), Some(s.fb), Some(s.acted), s.rewards),
-            None => (Value::Null, None, None, vec![0.0; self.seats]),
+            None => (Value::Null, None, None, vec![0.0; self.live.seats()]),
         };
         let fb = fb.unwrap_or_default();
         Ok(json!({
             "observation": {
                 "text": obs.text,
                 "anchor": obs.anchor,
-                "task": self.name,
-                "kind": self.kind,
-                "seats": self.seats,
-                "seed": self.seed,
-                "level": self.level.level(),
-                "turn": self.turns,
+                "task": self.live.name(),
+                "kind": self.live.kind(),
+                "seats": self.live.seats(),
+                "seed": self.live.seed(),
+                "level": self.live.level().level(),
+                "turn": self.live.turns(),
                 "to_act": to_act,
                 "seat": seat,
                 "acted": acted,
@@ -421,22 +336,23 @@ impl Episode {
                 "legal_actions": legal,
             },
             "reward": reward,
-            "done": self.over,
+            "done": to_act.is_none(),
         }))
     }
 
     /// OpenEnv's `State` (`episode_id`, `step_count`) with gauntlet's fields.
-    pub fn state(&self) -> Value {
+    pub fn state(&mut self) -> Value {
+        let to_act = self.live.to_act();
         json!({
             "episode_id": self.episode_id,
-            "step_count": self.turns,
-            "task": self.name,
-            "kind": self.kind,
-            "seats": self.seats,
-            "seed": self.seed,
-            "level": self.level.level(),
-            "done": self.over,
-            "to_act": self.to_act(),
+            "step_count": self.live.turns(),
+            "task": self.live.name(),
+            "kind": self.live.kind(),
+            "seats": self.live.seats(),
+            "seed": self.live.seed(),
+            "level": self.live.level().level(),
+            "done": to_act.is_none(),
+            "to_act": to_act,
             "returns": self.returns(),
         })
     }

@@ -23,9 +23,10 @@
 //!
 //! Actions are `{"response": "<the model's text>"}` (plus `seat` for games, checked against the
 //! seat to act, and OpenEnv's `metadata`, ignored); unknown fields are refused. Observations carry
-//! the text of the seat to act, `to_act`, per-seat `rewards` of the last step and `returns` so
-//! far, the environment's `message`, `format_error` / `invalid` / `truncated`, and the legal
-//! actions ([`episode`]). `reward` is the acting seat's reward of the step. A reset without a
+//! the text of the seat to act (the episode kernel's user message, as `gauntlet train` renders
+//! it: the environment's message about the seat's last action, a blank line, the observation),
+//! `to_act`, per-seat `rewards` of the last step and `returns` so far, the environment's
+//! `message`, `format_error` / `invalid` / `truncated`, and the legal actions ([`episode`]). `reward` is the acting seat's reward of the step. A reset without a
 //! `seed` draws a fresh one, reported as `observation.seed`.
 //!
 //! Limits reuse the server's config: each WebSocket holds one of `max_sessions` places (one
@@ -38,9 +39,11 @@ pub mod episode;
 pub mod spec;
 pub mod ws;
 
-use crate::app::{auth, blocking, AppState};
+use crate::auth::auth;
+use crate::blocking::{blocking, heavy};
 use crate::catalog::{resolve, CatalogEntry, Target};
 use crate::error::{ApiError, ApiResult};
+use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -159,7 +162,9 @@ async fn reset(State(st): State<AppState>, Path(name): Path<String>, body: Bytes
         Err(e) => return oe_response(e),
     };
     let seed = args.seed.unwrap_or_else(|| st.sessions.fresh_seed());
-    let out = blocking(move || Ok(Episode::start(&m.target, m.name(), seed, &args).map(|(_, p)| p))).await;
+    let cap = st.config.max_turns;
+    let out =
+        blocking(move || Ok(Episode::start(&m.target, m.name(), seed, &args, cap).map(|(_, p)| p))).await;
     match out {
         Ok(Ok(p)) => Json(p).into_response(),
         Ok(Err(e)) => oe_response(e),
@@ -234,14 +239,14 @@ fn step_request(v: &Value, max_bytes: usize, max_turns: u32) -> Result<StepReque
 /// Replay `req.history` on a fresh episode of `m`, then apply `req.action`.
 fn replay(m: &Mount, req: &StepRequest, cap: u32) -> Result<Value, OeError> {
     let seed = req.args.seed.unwrap_or(0);
-    let (mut ep, _) = Episode::start(&m.target, m.name(), seed, &req.args)?;
+    let (mut ep, _) = Episode::start(&m.target, m.name(), seed, &req.args, cap)?;
     for (i, a) in req.history.iter().enumerate() {
-        ep.step(a, cap).map_err(|e| match e {
+        ep.step(a).map_err(|e| match e {
             OeError::Execution(msg) => OeError::Execution(format!("history[{i}]: {msg}")),
             other => other,
         })?;
     }
-    ep.step(&req.action, cap)
+    ep.step(&req.action)
 }
 
 /// Why a stateless step failed: the request or the episode ([`OeError`]), or the server.
@@ -272,7 +277,7 @@ async fn run_step(st: &AppState, m: Mount, body: &Value) -> Result<Value, Failur
     let cfg = &st.config;
     let req = step_request(body, cfg.max_response_bytes, cfg.max_turns).map_err(Failure::Oe)?;
     let cap = cfg.max_turns;
-    let out = crate::app::heavy(st, move || Ok(replay(&m, &req, cap))).await.map_err(Failure::Api)?;
+    let out = heavy(&st.heavy, move || Ok(replay(&m, &req, cap))).await.map_err(Failure::Api)?;
     let payload = out.map_err(Failure::Oe)?;
     st.stats.acts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     Ok(payload)

@@ -21,7 +21,7 @@
 
 use super::episode::{self, Action, Episode, OeError};
 use super::{mount, spec, Mount};
-use crate::app::AppState;
+use crate::state::AppState;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::response::Response;
@@ -152,8 +152,9 @@ impl Conn {
         let args = episode::reset_args(data.as_ref(), "data")?;
         let seed = args.seed.unwrap_or_else(|| self.st.sessions.fresh_seed());
         let m = self.m.clone();
+        let cap = self.st.config.max_turns;
         let built =
-            tokio::task::spawn_blocking(move || Episode::start(&m.target, m.name(), seed, &args)).await;
+            tokio::task::spawn_blocking(move || Episode::start(&m.target, m.name(), seed, &args, cap)).await;
         let (ep, payload) = built.map_err(|_| OeError::Factory("the reset task failed".into()))??;
         self.ep = Some(ep);
         Ok(payload)
@@ -163,9 +164,8 @@ impl Conn {
         let Some(mut ep) = self.ep.take() else {
             return Err(OeError::Execution("no episode yet: send `reset` first".into()));
         };
-        let cap = self.st.config.max_turns;
         let done = tokio::task::spawn_blocking(move || {
-            let out = ep.step(&action, cap);
+            let out = ep.step(&action);
             (ep, out)
         })
         .await;
@@ -177,8 +177,8 @@ impl Conn {
         out
     }
 
-    fn state(&self) -> Value {
-        match &self.ep {
+    fn state(&mut self) -> Value {
+        match &mut self.ep {
             Some(ep) => ep.state(),
             None => episode::empty_state(self.m.name()),
         }

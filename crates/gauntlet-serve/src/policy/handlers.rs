@@ -20,7 +20,7 @@ use super::request::{self, ChatRequest, Limits};
 use super::response::{finish_name, logprob_entry, sse, usage};
 use super::worker::{Event, Job, JobRow, SubmitError};
 use super::PolicyState;
-use crate::app::{blocking, HEAVY_BODY_BYTES};
+use crate::blocking::{blocking, HEAVY_BODY_BYTES};
 use crate::body::parse_json;
 use crate::error::{ApiError, ApiResult};
 

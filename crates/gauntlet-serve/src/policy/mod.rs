@@ -94,9 +94,8 @@ use serde::{Deserialize, Serialize};
 use tokio::net::TcpListener;
 use tower_http::catch_panic::CatchPanicLayer;
 
-use crate::app::same;
-use crate::error::ApiError;
-use crate::ServeError;
+use crate::auth::same;
+use crate::error::{ApiError, ServeError};
 use worker::{WorkerConfig, WorkerHandle};
 
 /// Settings of the policy server.

@@ -199,7 +199,8 @@ fn neutral(o: &Obj<'_>, key: &str, ok: impl Fn(&Value) -> bool, what: &str) -> A
     }
 }
 
-/// Decodes and validates a request body.
+/// Decodes and validates a request body, in named steps (each reads its fields and answers
+/// the first problem it finds, in the order the fields are listed here).
 pub fn decode(body: &Value, limits: Limits) -> ApiResult<ChatRequest> {
     if body.is_null() {
         return Err(ApiError::bad_request("missing_body", "request body is empty; expected a JSON object"));
@@ -208,103 +209,16 @@ pub fn decode(body: &Value, limits: Limits) -> ApiResult<ChatRequest> {
     o.only(FIELDS)?;
     let model = o.str_req("model")?.to_string();
     let messages = messages(&o)?;
-    let temperature = o.f64_opt("temperature")?.unwrap_or(1.0);
-    if !(0.0..=2.0).contains(&temperature) {
-        return Err(o.bad("temperature", "bad_temperature", format!("must be in [0, 2], got {temperature}")));
-    }
-    let top_p = o.f64_opt("top_p")?.unwrap_or(1.0);
-    if !(top_p > 0.0 && top_p <= 1.0) {
-        return Err(o.bad("top_p", "bad_top_p", format!("must be in (0, 1], got {top_p}")));
-    }
-    let top_k = match o.i64_opt("top_k")? {
-        None | Some(-1) | Some(0) => 0,
-        Some(k) if k > 0 => usize::try_from(k).unwrap_or(usize::MAX),
-        Some(k) => {
-            return Err(o.bad("top_k", "bad_top_k", format!("must be -1, 0 (off) or positive, got {k}")))
-        }
-    };
-    let n = count(&o, "n")?.unwrap_or(1);
-    if n == 0 || n > limits.max_n {
-        return Err(o.bad("n", "bad_n", format!("must be in 1..={}, got {n}", limits.max_n)));
-    }
-    let max_tokens = count(&o, "max_tokens")?;
-    let max_completion = count(&o, "max_completion_tokens")?;
-    let max_tokens = match (max_tokens, max_completion) {
-        (Some(a), Some(b)) if a != b => {
-            return Err(o.bad(
-                "max_completion_tokens",
-                "conflicting_fields",
-                format!("is {b} but `max_tokens` is {a}; give one of them"),
-            ))
-        }
-        (a, b) => a.or(b),
-    };
-    if max_tokens == Some(0) {
-        let key = if max_completion.is_some() { "max_completion_tokens" } else { "max_tokens" };
-        return Err(o.bad(key, "bad_max_tokens", "must be at least 1"));
-    }
+    let Sampling { temperature, top_p, top_k, n } = sampling(&o, limits)?;
+    let max_tokens = max_tokens(&o)?;
     let stop = stop(&o)?;
-    let stop_token_ids = match o.get("stop_token_ids") {
-        None => Vec::new(),
-        Some(Value::Array(a)) => a
-            .iter()
-            .map(|v| {
-                v.as_u64()
-                    .and_then(|x| u32::try_from(x).ok())
-                    .ok_or_else(|| o.wrong("stop_token_ids", "a list of token ids", v))
-            })
-            .collect::<ApiResult<_>>()?,
-        Some(other) => return Err(o.wrong("stop_token_ids", "a list of token ids", other)),
-    };
-    let seed = match o.get("seed") {
-        None => None,
-        Some(v) => Some(
-            v.as_u64()
-                .or_else(|| v.as_i64().map(|s| s as u64))
-                .ok_or_else(|| o.wrong("seed", "an integer", v))?,
-        ),
-    };
-    let stream = o.bool_opt("stream")?.unwrap_or(false);
-    let include_usage = match o.get("stream_options") {
-        None => false,
-        Some(v) => {
-            if !stream {
-                return Err(o.bad("stream_options", "stream_options_without_stream", "needs `stream: true`"));
-            }
-            let so = Obj::new(v, "stream_options")?;
-            so.only(&["include_usage", "continuous_usage_stats"])?;
-            so.bool_opt("include_usage")?.unwrap_or(false)
-        }
-    };
-    let logprobs = o.bool_opt("logprobs")?.unwrap_or(false);
-    let top_logprobs = count(&o, "top_logprobs")?.unwrap_or(0);
-    if top_logprobs > limits.max_top_logprobs {
-        return Err(o.bad(
-            "top_logprobs",
-            "bad_top_logprobs",
-            format!("must be in 0..={}, got {top_logprobs}", limits.max_top_logprobs),
-        ));
-    }
-    if top_logprobs > 0 && !logprobs {
-        return Err(o.bad("top_logprobs", "top_logprobs_without_logprobs", "needs `logprobs: true`"));
-    }
+    let stop_token_ids = stop_token_ids(&o)?;
+    let seed = seed(&o)?;
+    let (stream, include_usage) = streaming(&o)?;
+    let (logprobs, top_logprobs) = logprob_options(&o, limits)?;
     let return_token_ids = o.bool_opt("return_token_ids")?.unwrap_or(false);
     let tokens_as_ids = o.bool_opt("return_tokens_as_token_ids")?.unwrap_or(false);
-    let zero = |v: &Value| v.as_f64() == Some(0.0);
-    neutral(&o, "presence_penalty", zero, "a non-zero `presence_penalty`")?;
-    neutral(&o, "frequency_penalty", zero, "a non-zero `frequency_penalty`")?;
-    neutral(&o, "logit_bias", |v| v.as_object().is_some_and(|m| m.is_empty()), "`logit_bias`")?;
-    neutral(&o, "response_format", |v| v["type"] == "text", "a `response_format` other than text")?;
-    o.str_opt("user")?;
-    for key in ["tools", "tool_choice", "functions", "function_call"] {
-        if let Some(v) = o.get(key) {
-            let empty = v.as_array().is_some_and(|a| a.is_empty()) || v == "none";
-            if !empty {
-                return Err(unsupported(&o, key, "tool calling"));
-            }
-        }
-    }
-    o.bool_opt("parallel_tool_calls")?;
+    accepted_defaults(&o)?;
     Ok(ChatRequest {
         model,
         messages,
@@ -323,6 +237,142 @@ pub fn decode(body: &Value, limits: Limits) -> ApiResult<ChatRequest> {
         return_token_ids,
         tokens_as_ids,
     })
+}
+
+/// The sampling knobs of a request.
+struct Sampling {
+    temperature: f64,
+    top_p: f64,
+    top_k: usize,
+    n: usize,
+}
+
+/// `temperature`, `top_p`, `top_k` and `n`, each checked against its range.
+fn sampling(o: &Obj<'_>, limits: Limits) -> ApiResult<Sampling> {
+    let temperature = o.f64_opt("temperature")?.unwrap_or(1.0);
+    if !(0.0..=2.0).contains(&temperature) {
+        return Err(o.bad("temperature", "bad_temperature", format!("must be in [0, 2], got {temperature}")));
+    }
+    let top_p = o.f64_opt("top_p")?.unwrap_or(1.0);
+    if !(top_p > 0.0 && top_p <= 1.0) {
+        return Err(o.bad("top_p", "bad_top_p", format!("must be in (0, 1], got {top_p}")));
+    }
+    let top_k = match o.i64_opt("top_k")? {
+        None | Some(-1) | Some(0) => 0,
+        Some(k) if k > 0 => usize::try_from(k).unwrap_or(usize::MAX),
+        Some(k) => {
+            return Err(o.bad("top_k", "bad_top_k", format!("must be -1, 0 (off) or positive, got {k}")))
+        }
+    };
+    let n = count(o, "n")?.unwrap_or(1);
+    if n == 0 || n > limits.max_n {
+        return Err(o.bad("n", "bad_n", format!("must be in 1..={}, got {n}", limits.max_n)));
+    }
+    Ok(Sampling { temperature, top_p, top_k, n })
+}
+
+/// `max_tokens` or its newer name `max_completion_tokens` (equal when both are given; at least 1).
+fn max_tokens(o: &Obj<'_>) -> ApiResult<Option<usize>> {
+    let max_tokens = count(o, "max_tokens")?;
+    let max_completion = count(o, "max_completion_tokens")?;
+    let max_tokens = match (max_tokens, max_completion) {
+        (Some(a), Some(b)) if a != b => {
+            return Err(o.bad(
+                "max_completion_tokens",
+                "conflicting_fields",
+                format!("is {b} but `max_tokens` is {a}; give one of them"),
+            ))
+        }
+        (a, b) => a.or(b),
+    };
+    if max_tokens == Some(0) {
+        let key = if max_completion.is_some() { "max_completion_tokens" } else { "max_tokens" };
+        return Err(o.bad(key, "bad_max_tokens", "must be at least 1"));
+    }
+    Ok(max_tokens)
+}
+
+/// `stop_token_ids` (vLLM extension): a list of token ids.
+fn stop_token_ids(o: &Obj<'_>) -> ApiResult<Vec<u32>> {
+    match o.get("stop_token_ids") {
+        None => Ok(Vec::new()),
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|v| {
+                v.as_u64()
+                    .and_then(|x| u32::try_from(x).ok())
+                    .ok_or_else(|| o.wrong("stop_token_ids", "a list of token ids", v))
+            })
+            .collect(),
+        Some(other) => Err(o.wrong("stop_token_ids", "a list of token ids", other)),
+    }
+}
+
+/// `seed`: any integer (a negative one read as its two's complement).
+fn seed(o: &Obj<'_>) -> ApiResult<Option<u64>> {
+    match o.get("seed") {
+        None => Ok(None),
+        Some(v) => Ok(Some(
+            v.as_u64()
+                .or_else(|| v.as_i64().map(|s| s as u64))
+                .ok_or_else(|| o.wrong("seed", "an integer", v))?,
+        )),
+    }
+}
+
+/// `stream` and `stream_options.include_usage` (which needs `stream`).
+fn streaming(o: &Obj<'_>) -> ApiResult<(bool, bool)> {
+    let stream = o.bool_opt("stream")?.unwrap_or(false);
+    let include_usage = match o.get("stream_options") {
+        None => false,
+        Some(v) => {
+            if !stream {
+                return Err(o.bad("stream_options", "stream_options_without_stream", "needs `stream: true`"));
+            }
+            let so = Obj::new(v, "stream_options")?;
+            so.only(&["include_usage", "continuous_usage_stats"])?;
+            so.bool_opt("include_usage")?.unwrap_or(false)
+        }
+    };
+    Ok((stream, include_usage))
+}
+
+/// `logprobs` and `top_logprobs` (at most the server's limit; needs `logprobs`).
+fn logprob_options(o: &Obj<'_>, limits: Limits) -> ApiResult<(bool, usize)> {
+    let logprobs = o.bool_opt("logprobs")?.unwrap_or(false);
+    let top_logprobs = count(o, "top_logprobs")?.unwrap_or(0);
+    if top_logprobs > limits.max_top_logprobs {
+        return Err(o.bad(
+            "top_logprobs",
+            "bad_top_logprobs",
+            format!("must be in 0..={}, got {top_logprobs}", limits.max_top_logprobs),
+        ));
+    }
+    if top_logprobs > 0 && !logprobs {
+        return Err(o.bad("top_logprobs", "top_logprobs_without_logprobs", "needs `logprobs: true`"));
+    }
+    Ok((logprobs, top_logprobs))
+}
+
+/// Fields OpenAI clients send by default: accepted at their neutral values (zero penalties, an
+/// empty `logit_bias`, a text `response_format`, no tools), refused as unsupported otherwise.
+fn accepted_defaults(o: &Obj<'_>) -> ApiResult<()> {
+    let zero = |v: &Value| v.as_f64() == Some(0.0);
+    neutral(o, "presence_penalty", zero, "a non-zero `presence_penalty`")?;
+    neutral(o, "frequency_penalty", zero, "a non-zero `frequency_penalty`")?;
+    neutral(o, "logit_bias", |v| v.as_object().is_some_and(|m| m.is_empty()), "`logit_bias`")?;
+    neutral(o, "response_format", |v| v["type"] == "text", "a `response_format` other than text")?;
+    o.str_opt("user")?;
+    for key in ["tools", "tool_choice", "functions", "function_call"] {
+        if let Some(v) = o.get(key) {
+            let empty = v.as_array().is_some_and(|a| a.is_empty()) || v == "none";
+            if !empty {
+                return Err(unsupported(o, key, "tool calling"));
+            }
+        }
+    }
+    o.bool_opt("parallel_tool_calls")?;
+    Ok(())
 }
 
 #[cfg(test)]

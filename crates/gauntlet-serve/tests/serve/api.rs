@@ -2,6 +2,7 @@
 
 use crate::util::{bounded, oracle, start};
 use gauntlet_core::{AgentId, Difficulty, Rng};
+use gauntlet_episode::render_user_message;
 use gauntlet_serve::EnvServerConfig;
 use gauntlet_tasks::rows::Row;
 use serde_json::{json, Value};
@@ -178,12 +179,16 @@ async fn every_environment_plays_through_the_api() {
                 let mut rng = Rng::for_instance("serve-test", seed, level);
                 let mut last = c.body;
                 let mut turns = 0;
+                let mut notes = vec![String::new(); entry.seats];
                 while let Some(agent) = local.to_act() {
                     assert_eq!(last["to_act"], agent.0, "{}", entry.name);
                     let obs = local.observe(agent);
-                    assert_eq!(last["observation"]["text"], obs.text, "{} turn {turns}", entry.name);
+                    // The kernel's rendering: the seat's last message, a blank line, the observation.
+                    let shown = render_user_message(&notes[agent.0], &obs.text);
+                    assert_eq!(last["observation"]["text"], shown, "{} turn {turns}", entry.name);
                     let action = local.oracle_action(&mut rng);
                     let fb = local.act(agent, &action);
+                    notes[agent.0] = fb.message.clone();
                     let a = s
                         .post(&format!("/v1/sessions/{id}/act"), json!({"seat": agent.0, "response": action}))
                         .await;

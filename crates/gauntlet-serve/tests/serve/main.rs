@@ -4,6 +4,7 @@
 //! (`policy_client`).
 
 mod api;
+mod conversations;
 mod errors;
 mod games;
 mod limits;
@@ -11,4 +12,5 @@ mod load;
 mod openenv;
 mod policy;
 mod policy_client;
+mod structure;
 mod util;

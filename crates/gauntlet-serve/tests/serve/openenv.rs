@@ -6,6 +6,7 @@
 use crate::util::{bounded, oracle, start, Server};
 use futures_util::{SinkExt, StreamExt};
 use gauntlet_core::{AgentId, Difficulty, Env, Rng, TaskEnv};
+use gauntlet_episode::render_user_message;
 use gauntlet_serve::EnvServerConfig;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
@@ -44,6 +45,8 @@ struct Local {
     scripted: Option<Box<dyn gauntlet_envs::ScriptedEnv>>,
     task: Option<(String, u64, u8)>,
     rng: Rng,
+    /// Each seat's last message from the environment (its next prompt opens with it).
+    notes: Vec<String>,
 }
 
 impl Local {
@@ -55,12 +58,20 @@ impl Local {
                 e.reset(seed, d).unwrap();
                 let mut shadow = gauntlet_envs::make(name).unwrap();
                 shadow.reset(seed, d).unwrap();
-                Local { env: shadow, scripted: Some(e), task: None, rng }
+                let notes = vec![String::new(); shadow.spec().seats];
+                Local { env: shadow, scripted: Some(e), task: None, rng, notes }
             }
             None => {
                 let mut env = TaskEnv::new(gauntlet_tasks::get(name).unwrap());
                 env.reset(seed, d).unwrap();
-                Local { env: Box::new(env), scripted: None, task: Some((name.into(), seed, level)), rng }
+                let notes = vec![String::new()];
+                Local {
+                    env: Box::new(env),
+                    scripted: None,
+                    task: Some((name.into(), seed, level)),
+                    rng,
+                    notes,
+                }
             }
         }
     }
@@ -79,7 +90,9 @@ impl Local {
         if let Some(e) = &mut self.scripted {
             e.act(seat, action);
         }
-        self.env.act(seat, action)
+        let fb = self.env.act(seat, action);
+        self.notes[seat.0] = fb.message.clone();
+        fb
     }
 }
 
@@ -91,7 +104,9 @@ fn check(name: &str, p: &Value, local: &Local, fb: Option<&gauntlet_core::Feedba
     assert_eq!(p["done"], to_act.is_none(), "{name}: {p}");
     assert_eq!(o["returns"], json!(local.env.returns()), "{name}: {p}");
     let seat = o["seat"].as_u64().unwrap() as usize;
-    assert_eq!(o["text"], local.env.observe(AgentId(seat)).text, "{name}: {p}");
+    // The kernel's rendering: the seat's last message, a blank line, its observation.
+    let shown = render_user_message(&local.notes[seat], &local.env.observe(AgentId(seat)).text);
+    assert_eq!(o["text"], shown, "{name}: {p}");
     match fb {
         None => assert!(p["reward"].is_null(), "{name}: {p}"),
         Some(fb) => {

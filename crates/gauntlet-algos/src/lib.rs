@@ -15,6 +15,8 @@
 //!   clipped and classification (HL-Gauss, two-hot) value losses.
 //! - [`filters`], [`staleness`]: dynamic sampling, overlong and format shaping; the admission
 //!   controller for asynchronous rollouts.
+//! - With the `serde` feature, the registry enums serialise and deserialise as their registry
+//!   names (configuration files name them as `FromStr` does).
 //!
 //! Design choice: the numerics follow verl's `verl/trainer/ppo/core_algos.py` term by term (the
 //! project's learning-signal reference, `ALGORITHMS.md`, records every detail), so a run here
@@ -60,6 +62,8 @@ pub mod filters;
 pub mod kl;
 #[cfg(feature = "tensors")]
 pub mod loss;
+#[cfg(feature = "serde")]
+mod names;
 pub mod staleness;
 #[cfg(feature = "tensors")]
 pub mod value;

@@ -4,7 +4,11 @@
 //! given in a file (missing fields keep their defaults). Unknown fields are errors, so a typo
 //! never silently falls back to a default.
 
+use gauntlet_algos::{AdvantageEstimator, AggMode, KlEstimator, PolicyLoss};
 use serde::{Deserialize, Serialize};
+
+/// Values `rl.pool.members` may hold.
+pub const POOL_MEMBERS: [&str; 4] = ["self", "random", "oracle", "snapshots"];
 
 /// A whole run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -162,12 +166,15 @@ pub struct RlConfig {
     /// Episodes per initial state (G).
     pub group_size: usize,
     /// Advantage estimator (`grpo`, `rloo`, `dr-grpo`, `gigpo`, ... see `gauntlet advantages`).
-    pub estimator: String,
+    #[serde(deserialize_with = "named::rl_estimator")]
+    pub estimator: AdvantageEstimator,
     /// Policy loss (`vanilla` = PPO clip, `gspo`, `cispo`, `sapo`, `reinforce`, ...).
-    pub loss: String,
+    #[serde(deserialize_with = "named::rl_loss")]
+    pub loss: PolicyLoss,
     /// Loss aggregation (`token-mean`, `seq-mean-token-sum`, `seq-mean-token-mean`,
     /// `seq-mean-token-sum-norm`).
-    pub agg: String,
+    #[serde(deserialize_with = "named::rl_agg")]
+    pub agg: AggMode,
     /// How a multi-turn episode becomes training sequences: `trajectory` (default) trains the
     /// whole conversation of each seat as one sequence, loss on the tokens the policy sampled
     /// only, where the conversation is append-only (`full_history = true`), and one row per turn
@@ -187,7 +194,8 @@ pub struct RlConfig {
     /// Coefficient of the KL penalty to the reference (the policy when RL starts); 0 = off.
     pub kl_coef: f64,
     /// KL estimator (`k1`, `k2`, `k3`, `k3+`).
-    pub kl_estimator: String,
+    #[serde(deserialize_with = "named::rl_kl_estimator")]
+    pub kl_estimator: KlEstimator,
     /// Coefficient of the entropy bonus; 0 = off.
     pub entropy_coef: f64,
     /// Keep only groups whose rewards differ (DAPO dynamic sampling), resampling up to
@@ -224,7 +232,8 @@ pub struct RlConfig {
     /// equal weight, so an episode of `T` turns weighs `T` times a one-turn episode) or `episode`
     /// (each turn's advantage is scaled by `T̄ / T`, the batch's mean learner turns per episode
     /// over the episode's own, so every episode weighs about the same).
-    pub turn_weight: String,
+    #[serde(deserialize_with = "named::rl_turn_weight")]
+    pub turn_weight: TurnWeight,
     /// Subtracted from the training score of every learner turn the environment refused (a
     /// format error or an illegal move), on that turn's row only: a turn-level signal for acting
     /// legally, which the episode's outcome spreads over every turn alike (RAGEN's format
@@ -244,6 +253,61 @@ pub struct RlConfig {
     pub keep_groups: f64,
     /// Optimiser.
     pub optim: OptimConfig,
+}
+
+/// How a multi-turn episode's turns share the loss (`rl.turn_weight`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TurnWeight {
+    /// Every learner turn is a row of equal weight.
+    #[default]
+    Turn,
+    /// Each turn's advantage is scaled by `T̄ / T`, so every episode weighs about the same.
+    Episode,
+}
+
+impl std::str::FromStr for TurnWeight {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "turn" => Ok(TurnWeight::Turn),
+            "episode" => Ok(TurnWeight::Episode),
+            _ => Err(format!("must be `turn` or `episode`, got `{s}`")),
+        }
+    }
+}
+
+/// Deserialisers of the name-valued fields: a name is looked up once, when the configuration is
+/// read, and a wrong one is refused with the field's path, the valid names and the nearest one
+/// (e.g. `rl.estimator: unknown advantage estimator `gpro` (did you mean `grpo`?); ...`).
+mod named {
+    use serde::de::{Deserialize, Deserializer, Error};
+
+    fn by_name<'de, D: Deserializer<'de>, T>(d: D, field: &str) -> Result<T, D::Error>
+    where
+        T: std::str::FromStr,
+        T::Err: std::fmt::Display,
+    {
+        let name = String::deserialize(d).map_err(|e| D::Error::custom(format!("{field}: {e}")))?;
+        name.parse().map_err(|e| D::Error::custom(format!("{field}: {e}")))
+    }
+
+    macro_rules! fields {
+        ($($f:ident: $ty:ty = $path:literal,)*) => {$(
+            pub(super) fn $f<'de, D: Deserializer<'de>>(d: D) -> Result<$ty, D::Error> {
+                by_name(d, $path)
+            }
+        )*};
+    }
+
+    fields! {
+        rl_estimator: gauntlet_algos::AdvantageEstimator = "rl.estimator",
+        rl_loss: gauntlet_algos::PolicyLoss = "rl.loss",
+        rl_agg: gauntlet_algos::AggMode = "rl.agg",
+        rl_kl_estimator: gauntlet_algos::KlEstimator = "rl.kl_estimator",
+        rl_turn_weight: crate::config::TurnWeight = "rl.turn_weight",
+    }
 }
 
 /// An opponent pool: each game group's opponent is drawn from `members`.
@@ -427,16 +491,16 @@ impl Default for RlConfig {
             steps: 80,
             prompts_per_step: 16,
             group_size: 8,
-            estimator: "gigpo".into(),
-            loss: "vanilla".into(),
-            agg: "token-mean".into(),
+            estimator: AdvantageEstimator::Gigpo,
+            loss: PolicyLoss::Vanilla,
+            agg: AggMode::TokenMean,
             aggregation: gauntlet_rollout::Granularity::Trajectory,
             clip_low: 0.2,
             clip_high: 0.2,
             ppo_epochs: 1,
             mini_batches: 1,
             kl_coef: 0.0,
-            kl_estimator: "k3".into(),
+            kl_estimator: KlEstimator::K3,
             entropy_coef: 0.0,
             dynamic_sampling: false,
             max_resample_rounds: 2,
@@ -449,7 +513,7 @@ impl Default for RlConfig {
             pool: PoolConfig::default(),
             per_seat: false,
             rae_decay: 0.95,
-            turn_weight: "turn".into(),
+            turn_weight: TurnWeight::Turn,
             invalid_penalty: 0.0,
             format_reward: 0.0,
             keep_groups: 1.0,
@@ -505,8 +569,20 @@ impl TrainConfig {
         toml::to_string_pretty(self).expect("the config serialises")
     }
 
-    /// Checks values the types cannot (names resolve, ranges hold); the message names the field.
+    /// Checks values the types cannot (task names resolve, ranges hold); the message names the
+    /// field. (Registry names, `rl.estimator` and the like, are typed: they were checked when the
+    /// configuration was read.)
     pub fn validate(&self) -> Result<(), String> {
+        self.validate_tasks()?;
+        self.validate_sizes()?;
+        self.validate_curriculum()?;
+        self.validate_rl()?;
+        self.validate_opponents()?;
+        self.validate_model()
+    }
+
+    /// `[[tasks]]`: at least one, names that resolve, levels in order, positive weights.
+    fn validate_tasks(&self) -> Result<(), String> {
         if self.tasks.is_empty() {
             return Err("`tasks` is empty: add at least one [[tasks]] entry".into());
         }
@@ -522,16 +598,11 @@ impl TrainConfig {
                 return Err(format!("tasks[{i}].weight must be positive, got {}", t.weight));
             }
         }
-        self.rl
-            .estimator
-            .parse::<gauntlet_algos::AdvantageEstimator>()
-            .map_err(|e| format!("rl.estimator: {e}"))?;
-        self.rl.loss.parse::<gauntlet_algos::PolicyLoss>().map_err(|e| format!("rl.loss: {e}"))?;
-        self.rl.agg.parse::<gauntlet_algos::AggMode>().map_err(|e| format!("rl.agg: {e}"))?;
-        self.rl
-            .kl_estimator
-            .parse::<gauntlet_algos::KlEstimator>()
-            .map_err(|e| format!("rl.kl_estimator: {e}"))?;
+        Ok(())
+    }
+
+    /// Counts that must be at least 1, and mini-batches no more than the episodes to fill them.
+    fn validate_sizes(&self) -> Result<(), String> {
         let positive = [
             ("sft.batch_size", self.sft.batch_size),
             ("rl.prompts_per_step", self.rl.prompts_per_step),
@@ -552,12 +623,53 @@ impl TrainConfig {
         if self.rl.mini_batches > self.rl.prompts_per_step * self.rl.group_size {
             return Err("`rl.mini_batches` exceeds the episodes per step".into());
         }
-        if self.curriculum.lower_at.partial_cmp(&self.curriculum.raise_at) != Some(std::cmp::Ordering::Less) {
+        Ok(())
+    }
+
+    /// `[curriculum]`: thresholds in order, one way of choosing levels, a positive floor.
+    fn validate_curriculum(&self) -> Result<(), String> {
+        let c = &self.curriculum;
+        if c.lower_at.partial_cmp(&c.raise_at) != Some(std::cmp::Ordering::Less) {
             return Err("`curriculum.lower_at` must be below `curriculum.raise_at`".into());
         }
-        if !(self.rl.top_p > 0.0 && self.rl.top_p <= 1.0) {
-            return Err(format!("`rl.top_p` must be in (0, 1], got {}", self.rl.top_p));
+        if c.learnability && c.enabled {
+            return Err("`curriculum.learnability` and `curriculum.enabled` both choose levels: set one of them to false".into());
         }
+        if !(c.learnability_floor > 0.0 && c.learnability_floor.is_finite()) {
+            return Err(format!(
+                "`curriculum.learnability_floor` must be positive, got {}",
+                c.learnability_floor
+            ));
+        }
+        Ok(())
+    }
+
+    /// `[rl]`'s numeric ranges.
+    fn validate_rl(&self) -> Result<(), String> {
+        let rl = &self.rl;
+        if !(rl.top_p > 0.0 && rl.top_p <= 1.0) {
+            return Err(format!("`rl.top_p` must be in (0, 1], got {}", rl.top_p));
+        }
+        if !(rl.invalid_penalty.is_finite() && rl.invalid_penalty >= 0.0) {
+            return Err(format!(
+                "`rl.invalid_penalty` must be a finite number ≥ 0 (it is subtracted), got {}",
+                rl.invalid_penalty
+            ));
+        }
+        if !(0.0..=1.0).contains(&rl.format_reward) {
+            return Err(format!("`rl.format_reward` must be in [0, 1], got {}", rl.format_reward));
+        }
+        if !(rl.keep_groups > 0.0 && rl.keep_groups <= 1.0) {
+            return Err(format!("`rl.keep_groups` must be in (0, 1], got {}", rl.keep_groups));
+        }
+        if !(0.0..=1.0).contains(&rl.rae_decay) {
+            return Err(format!("`rl.rae_decay` must be in [0, 1], got {}", rl.rae_decay));
+        }
+        Ok(())
+    }
+
+    /// `rl.opponent`, `eval.opponent` and the pool's members name known opponents.
+    fn validate_opponents(&self) -> Result<(), String> {
         if !(OPPONENTS.contains(&self.rl.opponent.as_str()) || self.rl.opponent == "pool") {
             return Err(format!(
                 "`rl.opponent` must be one of {}, pool; got `{}`",
@@ -573,10 +685,10 @@ impl TrainConfig {
             ));
         }
         let members = &self.rl.pool.members;
-        if let Some(m) = members.iter().find(|m| !crate::opponents::POOL_MEMBERS.contains(&m.as_str())) {
+        if let Some(m) = members.iter().find(|m| !POOL_MEMBERS.contains(&m.as_str())) {
             return Err(format!(
                 "`rl.pool.members`: unknown member `{m}` (choose from {})",
-                crate::opponents::POOL_MEMBERS.join(", ")
+                POOL_MEMBERS.join(", ")
             ));
         }
         if self.rl.opponent == "pool" && members.is_empty() {
@@ -584,54 +696,26 @@ impl TrainConfig {
                 "`rl.pool.members` is empty: list at least one of self, random, oracle, snapshots".into()
             );
         }
-        if !(self.rl.invalid_penalty.is_finite() && self.rl.invalid_penalty >= 0.0) {
-            return Err(format!(
-                "`rl.invalid_penalty` must be a finite number ≥ 0 (it is subtracted), got {}",
-                self.rl.invalid_penalty
-            ));
+        Ok(())
+    }
+
+    /// `[model]`: a known tokenizer and vocabulary size, a valid adapter, a head count that
+    /// divides the width.
+    fn validate_model(&self) -> Result<(), String> {
+        let m = &self.model;
+        if !["bpe", "bytes"].contains(&m.tokenizer.as_str()) {
+            return Err(format!("`model.tokenizer` must be `bpe` or `bytes`, got `{}`", m.tokenizer));
         }
-        if self.curriculum.learnability && self.curriculum.enabled {
-            return Err("`curriculum.learnability` and `curriculum.enabled` both choose levels: set one of them to false".into());
+        if m.tokenizer == "bpe" && m.vocab_size < 260 {
+            return Err(format!("`model.vocab_size` must be at least 260, got {}", m.vocab_size));
         }
-        if !(self.curriculum.learnability_floor > 0.0 && self.curriculum.learnability_floor.is_finite()) {
-            return Err(format!(
-                "`curriculum.learnability_floor` must be positive, got {}",
-                self.curriculum.learnability_floor
-            ));
-        }
-        if !(0.0..=1.0).contains(&self.rl.format_reward) {
-            return Err(format!("`rl.format_reward` must be in [0, 1], got {}", self.rl.format_reward));
-        }
-        if !(self.rl.keep_groups > 0.0 && self.rl.keep_groups <= 1.0) {
-            return Err(format!("`rl.keep_groups` must be in (0, 1], got {}", self.rl.keep_groups));
-        }
-        if !matches!(self.rl.turn_weight.as_str(), "turn" | "episode") {
-            return Err(format!(
-                "`rl.turn_weight` must be `turn` or `episode`, got `{}`",
-                self.rl.turn_weight
-            ));
-        }
-        if !(0.0..=1.0).contains(&self.rl.rae_decay) {
-            return Err(format!("`rl.rae_decay` must be in [0, 1], got {}", self.rl.rae_decay));
-        }
-        if !["bpe", "bytes"].contains(&self.model.tokenizer.as_str()) {
-            return Err(format!(
-                "`model.tokenizer` must be `bpe` or `bytes`, got `{}`",
-                self.model.tokenizer
-            ));
-        }
-        if self.model.tokenizer == "bpe" && self.model.vocab_size < 260 {
-            return Err(format!("`model.vocab_size` must be at least 260, got {}", self.model.vocab_size));
-        }
-        if let Some(l) = &self.model.lora {
+        if let Some(l) = &m.lora {
             l.validate().map_err(|e| e.to_string())?;
             if self.rl.opponent == "pool" {
                 return Err("`rl.opponent = \"pool\"` is not supported with `[model.lora]` yet".into());
             }
         }
-        if self.model.init == "scratch"
-            && !self.model.hidden_size.is_multiple_of(self.model.num_attention_heads.max(1))
-        {
+        if m.init == "scratch" && !m.hidden_size.is_multiple_of(m.num_attention_heads.max(1)) {
             return Err("`model.hidden_size` must be a multiple of `model.num_attention_heads`".into());
         }
         Ok(())
@@ -715,6 +799,54 @@ mod tests {
         assert!(err.contains("rl.invalid_penalty") && err.contains("-0.5"), "{err}");
         let cfg = TrainConfig::from_toml("[rl]\ninvalid_penalty = 0.5\n", "pen.toml").unwrap();
         assert_eq!(cfg.rl.invalid_penalty, 0.5);
+    }
+
+    /// Issue 32: registry names are typed fields, looked up once when the file is read; the TOML
+    /// written into a run folder names them as before, and a wrong name is refused with its
+    /// field, the file and the nearest valid name.
+    #[test]
+    fn registry_names_are_read_once_and_written_as_before() {
+        let d = TrainConfig::default();
+        let text = d.to_toml();
+        for line in [
+            "estimator = \"gigpo\"",
+            "loss = \"vanilla\"",
+            "agg = \"token-mean\"",
+            "kl_estimator = \"k3\"",
+            "turn_weight = \"turn\"",
+        ] {
+            assert!(text.lines().any(|l| l == line), "`{line}` missing from\n{text}");
+        }
+        assert_eq!(TrainConfig::from_toml(&text, "default").unwrap(), d);
+        let aliases = "[rl]\nestimator = \"dr_grpo\"\nloss = \"ppo\"\nagg = \"seq_mean_token_sum\"\n\
+                       kl_estimator = \"low_var_kl\"\nturn_weight = \"episode\"\n";
+        let cfg = TrainConfig::from_toml(aliases, "aliases.toml").unwrap();
+        let rl = &cfg.rl;
+        assert_eq!(
+            (rl.estimator, rl.loss, rl.agg, rl.kl_estimator, rl.turn_weight),
+            (
+                AdvantageEstimator::DrGrpo,
+                PolicyLoss::Vanilla,
+                AggMode::SeqMeanTokenSum,
+                KlEstimator::K3,
+                TurnWeight::Episode
+            )
+        );
+        // Written back under their registry names.
+        let again = cfg.to_toml();
+        assert!(again.contains("estimator = \"dr-grpo\"") && again.contains("loss = \"vanilla\""), "{again}");
+        assert_eq!(TrainConfig::from_toml(&again, "again").unwrap(), cfg);
+        for (text, field, hint) in [
+            ("[rl]\nestimator = \"gpro\"\n", "rl.estimator", "did you mean `grpo`"),
+            ("[rl]\nloss = \"gspoo\"\n", "rl.loss", "did you mean `gspo`"),
+            ("[rl]\nagg = \"token_mea\"\n", "rl.agg", "did you mean `token-mean`"),
+            ("[rl]\nkl_estimator = \"k4\"\n", "rl.kl_estimator", "did you mean"),
+            ("[rl]\nturn_weight = \"turns\"\n", "rl.turn_weight", "`turn` or `episode`"),
+            ("[rl]\nestimator = 3\n", "rl.estimator", "string"),
+        ] {
+            let err = TrainConfig::from_toml(text, "x.toml").unwrap_err();
+            assert!(err.contains("x.toml") && err.contains(field) && err.contains(hint), "{err}");
+        }
     }
 
     #[test]

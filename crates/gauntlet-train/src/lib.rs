@@ -26,101 +26,23 @@ pub mod batch;
 pub mod config;
 pub mod curriculum;
 pub mod diagnostics;
+mod error;
 pub mod eval;
 pub mod metrics;
 pub mod opponents;
 pub mod optim;
+mod progress;
 pub mod report;
 mod rl;
 pub mod seeds;
 mod sft;
+mod state;
+mod streams;
 pub mod trainer;
 pub mod vocab;
 
-use std::path::{Path, PathBuf};
-
 pub use config::TrainConfig;
+pub use error::{write_atomic, TrainError};
 pub use eval::{evaluate, TaskEval};
+pub use progress::{Progress, Quiet};
 pub use trainer::{eval_seed, latest_checkpoint, Trainer, TrainerState};
-
-/// What a trainer reports while it works (the CLI draws progress bars; tests pass [`Quiet`]).
-pub trait Progress {
-    /// A phase starts: `total` steps, `done` already done (resume).
-    fn start(&mut self, phase: &str, total: u64, done: u64);
-    /// One step done; `message` summarises it.
-    fn advance(&mut self, message: &str);
-    /// The phase is over.
-    fn finish(&mut self);
-    /// A block of text for the user (evaluation tables, level changes).
-    fn note(&mut self, text: &str);
-    /// Runs `f` with the progress display hidden (for work that prints).
-    fn suspend(&mut self, f: &mut dyn FnMut() -> Result<(), TrainError>) -> Result<(), TrainError> {
-        f()
-    }
-}
-
-/// A [`Progress`] that shows nothing.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct Quiet;
-
-impl Progress for Quiet {
-    fn start(&mut self, _: &str, _: u64, _: u64) {}
-    fn advance(&mut self, _: &str) {}
-    fn finish(&mut self) {}
-    fn note(&mut self, _: &str) {}
-}
-
-/// Everything that can stop a run.
-#[derive(Debug, thiserror::Error)]
-pub enum TrainError {
-    /// A bad configuration value or run folder.
-    #[error("{0}")]
-    Config(String),
-    /// A file could not be read or written.
-    #[error("cannot {action} `{path}`: {source}")]
-    Io {
-        /// What was attempted.
-        action: &'static str,
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
-    /// The model failed (shapes, checkpoint files, templates).
-    #[error(transparent)]
-    Model(#[from] gauntlet_model::Error),
-    /// A tensor operation failed.
-    #[error(transparent)]
-    Candle(#[from] candle_core::Error),
-    /// An estimator or loss failed.
-    #[error(transparent)]
-    Algo(#[from] gauntlet_algos::AlgoError),
-    /// The rollout could not start.
-    #[error(transparent)]
-    Rollout(#[from] gauntlet_rollout::RolloutError),
-}
-
-impl TrainError {
-    pub(crate) fn io(action: &'static str, path: &Path, source: std::io::Error) -> Self {
-        TrainError::Io { action, path: path.to_path_buf(), source }
-    }
-}
-
-/// Writes `bytes` to `path` atomically: a temporary sibling, flushed, then renamed over it.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    std::fs::create_dir_all(parent)?;
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}

@@ -27,8 +27,7 @@ use gauntlet_rollout::{EpisodeSpec, LocalPolicy, OraclePolicy, Policy, RandomPol
 use crate::eval::learner_seat;
 use crate::TrainError;
 
-/// Values `rl.pool.members` may hold.
-pub const POOL_MEMBERS: [&str; 4] = ["self", "random", "oracle", "snapshots"];
+pub use crate::config::POOL_MEMBERS;
 
 /// The opponents of one RL step and which group faces which.
 pub(crate) struct Lineup {

@@ -3,7 +3,8 @@
 //! 1. Draw `prompts_per_step` initial states from the mix (levels from the curriculum) and play
 //!    each `group_size` times with the current policy at `rl.temperature`.
 //! 2. With `dynamic_sampling`, drop groups whose returns are all equal (no learning signal) and
-//!    draw replacements, up to `max_resample_rounds` extra rounds.
+//!    draw replacements, up to `max_resample_rounds` extra rounds (`gauntlet_algos`'
+//!    `DynamicSampler` does the accounting; the round that fills the batch is kept whole).
 //! 3. Every learner turn is a row: its score is the episode return of its seat; the group is its
 //!    initial state; GiGPO also gets the turn structure (trajectory, turn, anchor, step reward).
 //! 4. Advantages from the configured estimator; the loss from the configured policy loss and
@@ -22,20 +23,20 @@ use candle_core::{DType, Tensor};
 use gauntlet_algos::advantage::selfplay::RaeBaselines;
 use gauntlet_algos::advantage::TurnInfo;
 use gauntlet_algos::aggregate::{aggregate, masked_mean_value, Normaliser};
-use gauntlet_algos::{
-    AdvantageBatch, AdvantageConfig, AdvantageEstimator, AggMode, KlEstimator, PolicyInputs, PolicyLoss,
-    PolicyLossConfig,
-};
+use gauntlet_algos::filters::{returns_vary, DynamicSampler};
+use gauntlet_algos::{AdvantageBatch, AdvantageConfig, AdvantageEstimator, PolicyInputs, PolicyLossConfig};
 use gauntlet_model::logprobs::{entropy, token_logprobs};
 use gauntlet_model::ChatModel;
 use gauntlet_rollout::{play, play_with, Episode, EpisodeSpec, Granularity, Policy};
 use serde_json::{json, Map};
 
 use crate::batch::{pack, Packed, Seq};
+use crate::config::TurnWeight;
 use crate::eval::learner_outcome;
 use crate::opponents::{lineup, Lineup};
 use crate::optim::lr_at;
-use crate::trainer::{step_rng, sub_step_seed, Trainer};
+use crate::streams::{step_rng, sub_step_seed};
+use crate::trainer::Trainer;
 use crate::TrainError;
 use gauntlet_core::Rng;
 
@@ -111,20 +112,21 @@ impl Trainer {
             self.cfg.tasks.iter().map(|t| (t.name.clone(), gauntlet_rollout::seats(&t.name))).collect();
         let snapshots: Vec<ChatModel> = self.pool.iter().map(|(_, c)| c.clone()).collect();
         let mut episodes: Vec<Episode> = Vec::new();
-        let mut sampled_groups = 0usize;
-        let mut rounds = 0;
+        let mut sampler = group_sampler(&self.cfg.rl);
         loop {
+            let rounds = sampler.rounds();
+            // Groups are numbered across the step's rounds: this round's follow those offered.
+            let first = sampler.offered();
             let mut specs = self.draw_problems(&mut rng, rl.prompts_per_step, false);
             let mut expanded = Vec::new();
             for spec in specs.drain(..) {
-                let group = sampled_groups + spec.group;
+                let group = first + spec.group;
                 for _ in 0..rl.group_size {
                     expanded.push(gauntlet_rollout::EpisodeSpec { group, ..spec.clone() });
                 }
             }
-            sampled_groups += rl.prompts_per_step;
             let opts = self.cfg.rollout_options(sub_step_seed(self.cfg.seed, "rl-sample", s, rounds, 16));
-            let groups: Vec<usize> = (sampled_groups - rl.prompts_per_step..sampled_groups).collect();
+            let groups: Vec<usize> = (first..first + rl.prompts_per_step).collect();
             let Lineup { mut opponents, faces } = lineup(
                 &rl.opponent,
                 &rl.pool.members,
@@ -134,7 +136,7 @@ impl Trainer {
                 &mut Rng::new(sub_step_seed(self.cfg.seed, "rl-pool", s, rounds, 16)),
                 sub_step_seed(self.cfg.seed, "rl-opponent", s, rounds, 16),
             );
-            let mut got = if opponents.is_empty() {
+            let got = if opponents.is_empty() {
                 play(&expanded, &mut policy, &opts)?
             } else {
                 let mut policies: Vec<&mut dyn Policy> = vec![&mut policy];
@@ -149,24 +151,9 @@ impl Trainer {
                     got.iter().map(|e| (e.spec.env.clone(), e.spec.level, learner_outcome(e).0)).collect();
                 self.state.learnability.record(&outcomes);
             }
-            if rl.dynamic_sampling {
-                let mut by_group: HashMap<usize, Vec<f64>> = HashMap::new();
-                for e in &got {
-                    by_group.entry(e.spec.group).or_default().push(learner_outcome(e).1);
-                }
-                got.retain(|e| {
-                    let r = &by_group[&e.spec.group];
-                    r.iter().any(|x| (x - r[0]).abs() > 1e-12)
-                });
-            }
-            episodes.extend(got);
-            rounds += 1;
-            let kept_groups = {
-                let mut g: Vec<usize> = episodes.iter().map(|e| e.spec.group).collect();
-                g.dedup();
-                g.len()
-            };
-            if !rl.dynamic_sampling || kept_groups >= rl.prompts_per_step || rounds > rl.max_resample_rounds {
+            episodes.extend(offer_round(&mut sampler, got, &groups, rl.dynamic_sampling));
+            sampler.end_round();
+            if sampler.is_done() {
                 break;
             }
         }
@@ -175,7 +162,7 @@ impl Trainer {
         }
         // The policy is dropped here: its prefix store's keys and values are stale once the
         // weights move.
-        Ok((episodes, sampled_groups))
+        Ok((episodes, sampler.offered()))
     }
 
     /// Stage 2, rows: every learner turn (policy slot 0, with sampled tokens) of every episode
@@ -234,7 +221,7 @@ impl Trainer {
         rec: &mut Map<String, serde_json::Value>,
     ) -> Result<(), TrainError> {
         let rl = &self.cfg.rl;
-        let estimator: AdvantageEstimator = rl.estimator.parse()?;
+        let estimator = rl.estimator;
         let rows = &mut batch.rows;
         let groups: Vec<usize> = rows.iter().map(|r| r.group).collect();
         let scores: Vec<f64> = rows.iter().map(|r| r.score).collect();
@@ -258,9 +245,9 @@ impl Trainer {
             let acfg = AdvantageConfig { per_seat: rl.per_seat, ..Default::default() };
             estimator.compute(&input, &acfg)?
         };
-        let weights = match rl.turn_weight.as_str() {
-            "episode" => episode_weights(&rows.iter().map(|r| r.trajectory).collect::<Vec<_>>()),
-            _ => vec![1.0; rows.len()],
+        let weights = match rl.turn_weight {
+            TurnWeight::Episode => episode_weights(&rows.iter().map(|r| r.trajectory).collect::<Vec<_>>()),
+            TurnWeight::Turn => vec![1.0; rows.len()],
         };
         for ((r, a), w) in rows.iter_mut().zip(&adv.advantages).zip(&weights) {
             r.seq.advantages = a.iter().map(|&x| (x * w) as f32).collect();
@@ -382,9 +369,7 @@ impl Trainer {
         rec: &mut Map<String, serde_json::Value>,
     ) -> Result<(), TrainError> {
         let rl = self.cfg.rl.clone();
-        let loss_kind: PolicyLoss = rl.loss.parse()?;
-        let agg: AggMode = rl.agg.parse()?;
-        let kl_est: KlEstimator = rl.kl_estimator.parse()?;
+        let (loss_kind, agg, kl_est) = (rl.loss, rl.agg, rl.kl_estimator);
         let lcfg =
             PolicyLossConfig { clip_low: rl.clip_low, clip_high: rl.clip_high, agg, ..Default::default() };
         let dev = self.chat.model.device().clone();
@@ -514,6 +499,39 @@ fn pack_sequences(rows: Vec<Row>, granularity: Granularity) -> Vec<Seq> {
         out.push(r.seq);
     }
     out
+}
+
+/// The dynamic sampler of a step: with `rl.dynamic_sampling`, groups whose learner returns vary
+/// until `prompts_per_step` are kept, within `1 + max_resample_rounds` rounds, every informative
+/// group of the last round kept (the batch may exceed the target); without it, one round whose
+/// groups are all kept.
+fn group_sampler(rl: &crate::config::RlConfig) -> DynamicSampler {
+    let rounds = if rl.dynamic_sampling { rl.max_resample_rounds.saturating_add(1) } else { 1 };
+    DynamicSampler::new(rl.prompts_per_step, rounds).keeping_surplus()
+}
+
+/// Offers one round's groups (`groups`, in order) to `sampler` and returns the episodes of those
+/// it accepts, in their order: with `filter` (dynamic sampling) a group is informative when its
+/// learner returns vary ([`returns_vary`]), without it every group is.
+fn offer_round(
+    sampler: &mut DynamicSampler,
+    got: Vec<Episode>,
+    groups: &[usize],
+    filter: bool,
+) -> Vec<Episode> {
+    let mut returns: HashMap<usize, Vec<f64>> = HashMap::new();
+    for e in &got {
+        returns.entry(e.spec.group).or_default().push(learner_outcome(e).1);
+    }
+    let kept: std::collections::HashSet<usize> = groups
+        .iter()
+        .copied()
+        .filter(|g| {
+            let informative = !filter || returns.get(g).is_some_and(|r| returns_vary(r));
+            sampler.offer_decided(informative).is_some()
+        })
+        .collect();
+    got.into_iter().filter(|e| kept.contains(&e.spec.group)).collect()
 }
 
 /// The training score of a learner turn's row: the seat's episode return, less
@@ -678,7 +696,7 @@ mod tests {
     /// rounds or epochs a config asks for, and the first `stride` keep the old numbering.
     #[test]
     fn sub_step_seeds_never_collide_and_keep_the_old_numbering() {
-        use crate::trainer::{step_seed, sub_step_seed};
+        use crate::streams::{step_seed, sub_step_seed};
         let mut seen = std::collections::HashSet::new();
         for step in 0..40 {
             for sub in 0..100 {
@@ -745,6 +763,96 @@ mod tests {
         let mut e = single(0, 0.0, false);
         e.turns.extend([turn(0, false, true), turn(0, false, false), turn(0, false, true)]);
         assert!((with_format_reward(0.0, &e, 0, 0.4) - 0.4 * 0.5).abs() < 1e-12);
+    }
+
+    /// Issue 32: dynamic sampling through `gauntlet_algos`' `DynamicSampler` keeps the same
+    /// groups, spends the same rounds and counts the same sampled groups as the trainer's own
+    /// loop did (kept below as it was), on random rounds of returns.
+    #[test]
+    fn dynamic_sampling_through_the_sampler_matches_the_old_loop() {
+        /// The collection loop before issue 32, over pre-drawn rounds of episodes.
+        fn old_loop(
+            rounds_of: &[Vec<Episode>],
+            pps: usize,
+            dynamic: bool,
+            max_resample: usize,
+        ) -> (Vec<Episode>, usize, usize) {
+            let (mut episodes, mut sampled_groups, mut rounds) = (Vec::new(), 0usize, 0usize);
+            loop {
+                let mut got = rounds_of[rounds].clone();
+                sampled_groups += pps;
+                if dynamic {
+                    let mut by_group: HashMap<usize, Vec<f64>> = HashMap::new();
+                    for e in &got {
+                        by_group.entry(e.spec.group).or_default().push(learner_outcome(e).1);
+                    }
+                    got.retain(|e| {
+                        let r = &by_group[&e.spec.group];
+                        r.iter().any(|x| (x - r[0]).abs() > 1e-12)
+                    });
+                }
+                episodes.extend(got);
+                rounds += 1;
+                let kept_groups = {
+                    let mut g: Vec<usize> = episodes.iter().map(|e| e.spec.group).collect();
+                    g.dedup();
+                    g.len()
+                };
+                if !dynamic || kept_groups >= pps || rounds > max_resample {
+                    return (episodes, sampled_groups, rounds);
+                }
+            }
+        }
+        let mut rng = Rng::new(32);
+        let values = [0.0, 1.0, 0.5, -1.0];
+        let mut cases = 0;
+        for _ in 0..400 {
+            let pps = 1 + rng.below(5) as usize;
+            let size = 1 + rng.below(4) as usize;
+            let max_resample = rng.below(5) as usize;
+            let dynamic = rng.below(4) != 0;
+            // How often a group's returns are all equal varies from case to case.
+            let flat = rng.unit();
+            let rounds_of: Vec<Vec<Episode>> = (0..=max_resample)
+                .map(|r| {
+                    (0..pps)
+                        .flat_map(|g| {
+                            let same = rng.unit() < flat;
+                            let first = values[rng.below(4) as usize];
+                            (0..size)
+                                .map(|_| if same { first } else { values[rng.below(4) as usize] })
+                                .map(|ret| single(r * pps + g, ret, false))
+                                .collect::<Vec<_>>()
+                        })
+                        .collect()
+                })
+                .collect();
+            let (want, want_groups, want_rounds) = old_loop(&rounds_of, pps, dynamic, max_resample);
+            let rl = crate::config::RlConfig {
+                prompts_per_step: pps,
+                group_size: size,
+                dynamic_sampling: dynamic,
+                max_resample_rounds: max_resample,
+                ..Default::default()
+            };
+            let mut sampler = group_sampler(&rl);
+            let mut got = Vec::new();
+            loop {
+                let first = sampler.offered();
+                let groups: Vec<usize> = (first..first + pps).collect();
+                let round = rounds_of[sampler.rounds()].clone();
+                got.extend(offer_round(&mut sampler, round, &groups, dynamic));
+                sampler.end_round();
+                if sampler.is_done() {
+                    break;
+                }
+            }
+            let key = |v: &[Episode]| v.iter().map(|e| (e.spec.group, e.returns[0])).collect::<Vec<_>>();
+            assert_eq!(key(&got), key(&want));
+            assert_eq!((sampler.offered(), sampler.rounds()), (want_groups, want_rounds));
+            cases += usize::from(dynamic && want_rounds > 1);
+        }
+        assert!(cases > 50, "only {cases} cases resampled");
     }
 
     #[test]

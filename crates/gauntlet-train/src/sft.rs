@@ -15,7 +15,8 @@ use serde_json::{json, Map};
 
 use crate::batch::{pack, Seq};
 use crate::optim::lr_at;
-use crate::trainer::{step_rng, sub_step_seed, Trainer};
+use crate::streams::{step_rng, sub_step_seed};
+use crate::trainer::Trainer;
 use crate::vocab::oracle_turns;
 use crate::TrainError;
 

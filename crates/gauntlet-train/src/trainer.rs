@@ -8,17 +8,13 @@
 //! without interruption would have taken, and `metrics.jsonl` ends up line for line the same
 //! (wall-clock fields aside).
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use candle_core::Device;
 use candle_nn::VarMap;
-use gauntlet_core::rng::{splitmix64, stable_hash};
-use gauntlet_core::Rng;
 use gauntlet_model::{checkpoint, lora, ChatModel, ChatTemplate, Llama, SamplingParams, Tokenizer};
 use gauntlet_rollout::LocalPolicy;
-use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 use crate::config::TrainConfig;
@@ -26,37 +22,9 @@ use crate::curriculum::Curriculum;
 use crate::eval::{self, TaskEval, HELD_OUT_BASE};
 use crate::metrics::MetricsLog;
 use crate::optim::AdamW;
+pub use crate::state::TrainerState;
+pub(crate) use crate::streams::step_seed;
 use crate::{Progress, TrainError};
-
-/// Everything besides weights and moments that a resumed run needs.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-pub struct TrainerState {
-    /// SFT steps done.
-    pub sft_step: usize,
-    /// RL steps done.
-    pub rl_step: usize,
-    /// AdamW steps taken (the policy version).
-    pub opt_step: u64,
-    /// `opt_step` when RL started with fresh AdamW moments (bias correction counts from it).
-    #[serde(default)]
-    pub moments_from: u64,
-    /// Levels and their windows.
-    pub curriculum: Curriculum,
-    /// Reported evaluations by name (`before_sft`, `after_sft`, `after_rl`).
-    pub evals: BTreeMap<String, Vec<TaskEval>>,
-    /// Lines of `metrics.jsonl` written.
-    pub metrics_lines: usize,
-    /// Curriculum probes done.
-    pub probe_round: u64,
-    /// Wall-clock seconds spent before this process started (for the report).
-    pub elapsed_s: f64,
-    /// RAE baselines `(task index, seat, value)` when `rl.estimator = "rae"`.
-    #[serde(default)]
-    pub rae: Vec<(usize, usize, f64)>,
-    /// Recent success per (task, level) when `curriculum.learnability` is on.
-    #[serde(default)]
-    pub learnability: crate::curriculum::Learnability,
-}
 
 /// A training run in progress.
 pub struct Trainer {
@@ -82,29 +50,6 @@ pub struct Trainer {
     pub pool: Vec<(usize, ChatModel)>,
     pub(crate) metrics: MetricsLog,
     pub(crate) started: Instant,
-}
-
-/// Derives the seed of one step of one phase.
-pub(crate) fn step_seed(seed: u64, phase: &str, step: usize) -> u64 {
-    splitmix64(seed ^ stable_hash(phase) ^ splitmix64(step as u64 + 1))
-}
-
-/// The seed of sub-stream `sub` (a resampling round, an epoch, an attempt) of step `step`:
-/// `step_seed(seed, phase, step * stride + sub)` while `sub < stride` (the numbering earlier
-/// releases used, kept so their runs reproduce to the bit), and beyond it a hash of
-/// `(step, sub)` under a phase of its own, so no two `(step, sub)` pairs share a stream whatever
-/// `max_resample_rounds` or `ppo_epochs` is.
-pub(crate) fn sub_step_seed(seed: u64, phase: &str, step: usize, sub: usize, stride: usize) -> u64 {
-    if sub < stride {
-        step_seed(seed, phase, step * stride + sub)
-    } else {
-        splitmix64(step_seed(seed, &format!("{phase}/sub"), step) ^ splitmix64(sub as u64 + 1))
-    }
-}
-
-/// The RNG of one step of one phase.
-pub(crate) fn step_rng(seed: u64, phase: &str, step: usize) -> Rng {
-    Rng::new(step_seed(seed, phase, step))
 }
 
 fn model_files(dir: &Path) -> bool {

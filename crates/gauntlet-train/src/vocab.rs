@@ -16,7 +16,7 @@ use gauntlet_model::{ChatTemplate, Tokenizer};
 use gauntlet_rollout::{play, window, Episode, EpisodeSpec, History, OraclePolicy};
 
 use crate::config::TrainConfig;
-use crate::trainer::step_seed;
+use crate::streams::step_seed;
 use crate::TrainError;
 
 /// One oracle turn as text: the rendered prompt (with the generation prompt) and the response.

@@ -149,7 +149,7 @@ fn a_pool_run_with_rae_keeps_its_snapshots_and_baselines_across_a_resume() {
     let cfg = |dir: &std::path::Path| {
         let mut c = tiny(dir);
         c.tasks = vec![TaskMix { name: "tic_tac_toe".into(), weight: 1.0, level: 1, max_level: 1 }];
-        c.rl.estimator = "rae".into();
+        c.rl.estimator = gauntlet_algos::AdvantageEstimator::Rae;
         c.rl.opponent = "pool".into();
         c.rl.pool.members = vec!["self".into(), "snapshots".into(), "random".into()];
         c.rl.pool.snapshot_every = 1;

@@ -14,6 +14,8 @@
 //!   with bounded concurrency, retries and a circuit breaker.
 //! - [`rollout`] holds [`play`], the lockstep scheduler that batches every pending turn of many
 //!   `gauntlet_episode::EpisodeRunner`s into one policy call per policy.
+//! - [`spec`] holds [`PolicySpec`], the one parser of policy specs (`local:PATH`, `gguf:FILE`,
+//!   `openai:URL#MODEL`, `oracle`, `random`).
 //!
 //! ```
 //! use gauntlet_rollout::{play, EpisodeSpec, OraclePolicy, RolloutOptions};
@@ -29,6 +31,7 @@ pub mod local;
 pub mod openai;
 pub mod policy;
 pub mod rollout;
+pub mod spec;
 
 pub use env::{make_env, seats, AgentEnv};
 pub use local::LocalPolicy;
@@ -38,6 +41,7 @@ pub use rollout::{
     play, play_in_chunks, play_replicas, play_with, window, Episode, EpisodeSpec, History, RolloutError,
     RolloutOptions, Turn,
 };
+pub use spec::{PolicySpec, SpecError, MODEL_FORMS, POLICY_FORMS};
 
 pub use gauntlet_core::ChatMessage;
 pub use gauntlet_episode::{outcome, Granularity, Outcome, Roster};

@@ -2,6 +2,7 @@
 
 mod commands;
 mod io;
+mod policy;
 mod progress;
 
 use clap::Parser;

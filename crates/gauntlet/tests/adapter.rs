@@ -165,3 +165,46 @@ fn the_policy_server_serves_base_plus_adapter() {
         eval(&format!("local:{}", base.display()), Some(&adapter), &tmp.path().join("local.jsonl"));
     assert_eq!(over_http, in_process);
 }
+
+/// `gauntlet play` against a model reads the transcript of a greedy game with `seat` typed moves.
+fn play_against(vs: &str, adapter: Option<&Path>) -> String {
+    use std::io::Write;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_gauntlet"));
+    cmd.env("RAYON_NUM_THREADS", "1").args(["play", "tic_tac_toe", "--seat", "1", "--vs", vs]);
+    if let Some(a) = adapter {
+        cmd.arg("--adapter").arg(a);
+    }
+    let mut child = cmd
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.as_mut().unwrap().write_all("1\n".repeat(9).as_bytes());
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "play --vs {vs} failed: {}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(text.contains("[seat 0] plays:"), "{text}");
+    text
+}
+
+/// Issue 32: `play --vs` loads policies as `eval --policy` does (one parser, one loader): an
+/// adapter folder over its base, and a base with `--adapter`, play the same game; bad specs are
+/// refused with the accepted forms.
+#[test]
+fn play_loads_adapters_as_eval_does() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (base, adapter) = base_and_adapter(tmp.path());
+    let alone = play_against(&format!("local:{}", adapter.display()), None);
+    let over_base = play_against(&format!("local:{}", base.display()), Some(&adapter));
+    assert_eq!(alone, over_base);
+    let e = err(&["play", "tic_tac_toe", "--vs", base.to_str().unwrap()]);
+    assert!(
+        e.contains(&format!("did you mean `local:{}`", base.display())) && e.contains("gguf:FILE"),
+        "{e}"
+    );
+    let e = err(&["play", "tic_tac_toe", "--vs", "oracle", "--adapter", adapter.to_str().unwrap()]);
+    assert!(e.contains("--adapter needs"), "{e}");
+    let e = err(&["serve", "policy", "--model", "oracle"]);
+    assert!(e.contains("not a model") && e.contains("gguf:FILE"), "{e}");
+}

@@ -149,9 +149,25 @@ fn a_killed_run_resumes_to_the_same_metrics_and_eval_reproduces_the_report() {
     assert_eq!(ours["results"], summary["evals"]["after_rl"]);
 }
 
+/// Per-task `(task, level, pass@1)` of an evaluation's result rows.
+fn pass_at_1(rows: &serde_json::Value) -> Vec<(String, u64, f64)> {
+    rows.as_array()
+        .expect("result rows")
+        .iter()
+        .map(|r| {
+            (
+                r["task"].as_str().unwrap().to_string(),
+                r["level"].as_u64().unwrap(),
+                r["pass_at_1"].as_f64().unwrap(),
+            )
+        })
+        .collect()
+}
+
 /// Issue 32: `gauntlet eval --policy local:RUN` plays a run's games against the run's evaluation
-/// opponent (`eval.opponent`), with the learner at the seat the trainer gave it, so it reproduces
-/// the run's reported game numbers (it used to play them in self-play).
+/// opponent (`eval.opponent`), with the learner at the seat the trainer gave it, and its tasks
+/// with the run's seed, `n`, `max_tokens` and temperature, so it reproduces the run's reported
+/// numbers (it used to play games in self-play).
 #[test]
 fn eval_reproduces_a_self_play_runs_game_numbers_against_its_opponent() {
     let dir = tempfile::tempdir().unwrap();
@@ -162,6 +178,7 @@ fn eval_reproduces_a_self_play_runs_game_numbers_against_its_opponent() {
         format!(
             r#"run_dir = "{}"
 threads = 1
+seed = 5
 [model]
 hidden_size = 32
 num_hidden_layers = 1
@@ -170,9 +187,11 @@ intermediate_size = 64
 max_position_embeddings = 512
 [[tasks]]
 name = "tic_tac_toe"
+[[tasks]]
+name = "caesar"
 [sft]
-steps = 6
-batch_size = 3
+steps = 150
+batch_size = 6
 [rl]
 steps = 1
 prompts_per_step = 2
@@ -181,7 +200,9 @@ max_tokens = 8
 opponent = "self"
 [eval]
 n = 8
-max_tokens = 8
+max_tokens = 6
+temperature = 0.7
+after_sft = false
 opponent = "random"
 "#,
             run.display()
@@ -194,22 +215,39 @@ opponent = "random"
     let ours: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out_json).unwrap()).unwrap();
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(run.join("report/summary.json")).unwrap()).unwrap();
+    let reported = &summary["evals"]["after_rl"];
     assert_eq!(ours["opponent"], "random");
-    assert_eq!(ours["results"], summary["evals"]["after_rl"]);
-    // Self-play is a different evaluation (both seats are the learner's).
+    assert_eq!((&ours["max_tokens"], &ours["temperature"]), (&serde_json::json!(6), &serde_json::json!(0.7)));
+    let tasks: Vec<String> = pass_at_1(reported).into_iter().map(|r| r.0).collect();
+    assert_eq!(tasks, ["tic_tac_toe", "caesar"]);
+    assert_eq!(pass_at_1(&ours["results"]), pass_at_1(reported));
+    assert_eq!(ours["results"], *reported);
+    // Self-play is a different evaluation: both seats are the learner's (its tokens at every
+    // seat count), so the game's row differs while the task's does not. (150 SFT steps teach the
+    // tiny model enough moves for the opponent to matter: it wins 3 of 8 games against itself.)
     let self_json = dir.path().join("self.json");
-    ok(&[
-        "eval",
-        "--policy",
-        &format!("local:{}", run.display()),
-        "--opponent",
-        "self",
-        "-o",
-        self_json.to_str().unwrap(),
-    ]);
+    let spec = format!("local:{}", run.display());
+    ok(&["eval", "--policy", &spec, "--opponent", "self", "-o", self_json.to_str().unwrap()]);
     let selfplay: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&self_json).unwrap()).unwrap();
     assert_eq!(selfplay["opponent"], "self");
+    assert_ne!(selfplay["results"][0], reported[0]);
+    assert_eq!(selfplay["results"][1], reported[1]);
+    // `play --vs local:RUN` plays against the same weights.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gauntlet"))
+        .args(["play", "tic_tac_toe", "--seat", "1", "--vs", &spec])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let _ = child.stdin.as_mut().unwrap().write_all("1\n".repeat(9).as_bytes());
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("[seat 0] plays:"));
 }
 
 #[test]

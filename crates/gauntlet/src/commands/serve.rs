@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use anyhow::Context;
+
 use clap::{Args, Subcommand};
 use gauntlet_serve::{EnvServerConfig, PolicyServerConfig};
 
@@ -18,7 +20,8 @@ pub enum ServeCommand {
 /// Arguments of `gauntlet serve policy`.
 #[derive(Debug, Args)]
 pub struct PolicyArgs {
-    /// The model: a training run or model folder (`RUN_DIR`, `local:RUN_DIR`) or `gguf:FILE`.
+    /// The model: `PATH` or `local:PATH` (a training run, a checkpoint, a Hugging Face model
+    /// folder or a PEFT adapter folder) or `gguf:FILE`.
     #[arg(long)]
     model: String,
     /// A PEFT LoRA adapter folder (`adapter_config.json`, `adapter_model.safetensors`) applied
@@ -60,18 +63,12 @@ pub struct PolicyArgs {
     threads: usize,
 }
 
-/// Loads the model of `--model` (plus `--adapter`) and the name it is served under by default.
-fn load_model(spec: &str, adapter: Option<&Path>) -> anyhow::Result<(gauntlet_model::ChatModel, String)> {
-    let chat = super::eval::load_local(spec, adapter)?;
-    let name = match spec.strip_prefix("gguf:") {
-        Some(path) => Path::new(path).file_stem().and_then(|s| s.to_str()).unwrap_or("gauntlet").to_string(),
-        None => {
-            let given = Path::new(spec.strip_prefix("local:").unwrap_or(spec));
-            let full = given.canonicalize().unwrap_or_else(|_| given.to_path_buf());
-            full.file_name().and_then(|s| s.to_str()).unwrap_or("gauntlet").to_string()
-        }
-    };
-    Ok((chat, name))
+/// Loads the model of `--model` (plus `--adapter`) and the name it is served under by default
+/// (the file's stem or the folder's name).
+fn load_model(model: &str, adapter: Option<&Path>) -> anyhow::Result<(gauntlet_model::ChatModel, String)> {
+    let spec = gauntlet_rollout::PolicySpec::parse_model(model).context("bad `--model`")?;
+    let chat = crate::policy::load_model(&spec, adapter)?;
+    Ok((chat, spec.short_name()))
 }
 
 /// Arguments of `gauntlet serve env`.
@@ -122,7 +119,7 @@ pub fn exec(cmd: ServeCommand) -> anyhow::Result<()> {
             Ok(())
         }
         ServeCommand::Policy(a) => {
-            super::setup_compute(a.threads)?;
+            super::compute::setup_compute(a.threads)?;
             let (chat, stem) = load_model(&a.model, a.adapter.as_deref())?;
             let config = PolicyServerConfig {
                 host: a.host,

@@ -65,7 +65,7 @@ pub fn exec(args: TrainArgs) -> anyhow::Result<()> {
         }
         None => cfg.threads,
     };
-    super::setup_compute(threads)?;
+    super::compute::setup_compute(threads)?;
     gauntlet_model::on_pool(|| train_one(&args, cfg))
 }
 
@@ -97,7 +97,7 @@ fn train_seeds(cfg: TrainConfig, k: usize) -> anyhow::Result<()> {
     if k == 0 {
         bail!("`--seeds` must be at least 1");
     }
-    super::setup_compute(cfg.threads)?;
+    super::compute::setup_compute(cfg.threads)?;
     gauntlet_model::on_pool(|| train_each_seed(cfg, k))
 }
 

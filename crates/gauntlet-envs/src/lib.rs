@@ -44,6 +44,13 @@ pub trait ScriptedEnv: Env {
     /// curricula.
     fn success(&self) -> bool;
 
+    /// Whether the episode is a success for `seat`: the same rule as [`ScriptedEnv::success`]
+    /// from that seat's side (it won; in a cooperative or mixed-motive game, its goal was
+    /// reached). Single-agent environments have one seat: their [`ScriptedEnv::success`].
+    fn seat_success(&self, seat: usize) -> bool {
+        seat == 0 && self.success()
+    }
+
     /// A uniformly random legal action for the seat to act.
     fn random_action(&self, rng: &mut Rng) -> String {
         let legal = self.legal_actions();

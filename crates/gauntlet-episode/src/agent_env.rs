@@ -19,6 +19,11 @@ pub trait AgentEnv: Env {
     /// Whether the episode ended in success by the environment's own rule (goal reached,
     /// verifier said correct, seat 0 won a game, the team reached its goal).
     fn success(&self) -> bool;
+    /// The same rule from `seat`'s side (it won; in a cooperative or mixed-motive game, its goal
+    /// was reached). One-seat environments: [`AgentEnv::success`] for seat 0.
+    fn seat_success(&self, seat: usize) -> bool {
+        seat == 0 && self.success()
+    }
 }
 
 /// A single-turn task as an [`AgentEnv`].
@@ -115,5 +120,8 @@ impl AgentEnv for ScriptedAgent {
     }
     fn success(&self) -> bool {
         self.0.success()
+    }
+    fn seat_success(&self, seat: usize) -> bool {
+        self.0.seat_success(seat)
     }
 }

@@ -119,6 +119,11 @@ pub struct Episode {
     /// verifier said correct, seat 0 won a game, the team reached its goal); [`crate::outcome`]
     /// turns it into the outcome of one policy slot.
     pub success: bool,
+    /// The same rule from each seat's side ([`AgentEnv::seat_success`](crate::AgentEnv)): whether
+    /// that seat won, or reached the goal its game states. Empty in records written before it
+    /// existed ([`crate::outcome`] then falls back to comparing returns).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seat_success: Vec<bool>,
     /// Ended by a turn limit.
     pub truncated: bool,
     /// Why the episode failed (policy error, reset error); failed episodes are kept.

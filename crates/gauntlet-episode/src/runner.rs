@@ -160,6 +160,7 @@ impl EpisodeRunner {
             turns: vec![],
             returns: vec![0.0; seats],
             success: false,
+            seat_success: Vec::new(),
             truncated: false,
             error: None,
             conversations: vec![],
@@ -355,6 +356,9 @@ impl EpisodeRunner {
         }
         self.episode.returns = self.env.returns();
         self.episode.success = self.episode.error.is_none() && self.env.success();
+        let ok = self.episode.error.is_none();
+        self.episode.seat_success =
+            (0..self.episode.returns.len()).map(|j| ok && self.env.seat_success(j)).collect();
         self.episode.conversations = self.convs;
         self.episode
     }

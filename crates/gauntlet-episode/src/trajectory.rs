@@ -157,6 +157,7 @@ mod tests {
             turns,
             returns: vec![1.0],
             success: true,
+            seat_success: vec![],
             truncated: false,
             error: None,
             conversations: vec![],

@@ -274,8 +274,8 @@ impl Game for DoorAndPlates {
         vec![-1.0, -1.0]
     }
 
-    fn seat0_won(&self, returns: &[f64]) -> bool {
-        returns[0] > 0.0 && self.solved(self.robots)
+    fn seat_won(&self, seat: usize, returns: &[f64]) -> bool {
+        returns[seat] > 0.0 && self.solved(self.robots)
     }
 
     fn truncated(&self) -> bool {

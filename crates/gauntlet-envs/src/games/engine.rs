@@ -83,13 +83,14 @@ pub trait Game: Send + Sized + 'static {
         r[offender] = -1.0;
         r
     }
-    /// Whether seat 0 won, given the final returns: more than its opponent in two-seat games;
-    /// with more seats a positive return (among the winners of a zero-sum game).
-    fn seat0_won(&self, returns: &[f64]) -> bool {
+    /// Whether `seat` won (or, in a cooperative or mixed-motive game, reached the goal its rules
+    /// state), given the final returns: more than its opponent in two-seat games; with more
+    /// seats a positive return (among the winners of a zero-sum game).
+    fn seat_won(&self, seat: usize, returns: &[f64]) -> bool {
         if Self::SEATS == 2 {
-            returns[0] > returns[1]
+            returns[seat] > returns[1 - seat]
         } else {
-            returns[0] > 0.0
+            returns[seat] > 0.0
         }
     }
     /// The team of each seat, [`Game::SEATS`] of them ([`Env::teams`]): seats with the same
@@ -353,7 +354,11 @@ impl<G: Game> ScriptedEnv for GameEnv<G> {
     }
 
     fn success(&self) -> bool {
-        self.over() && self.game.seat0_won(&self.returns)
+        self.seat_success(0)
+    }
+
+    fn seat_success(&self, seat: usize) -> bool {
+        self.over() && seat < self.returns.len() && self.game.seat_won(seat, &self.returns)
     }
 
     fn random_action(&self, rng: &mut Rng) -> String {

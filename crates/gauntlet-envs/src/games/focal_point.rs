@@ -140,8 +140,8 @@ impl Game for FocalPoint {
         vec![-1.0, -1.0]
     }
 
-    fn seat0_won(&self, returns: &[f64]) -> bool {
-        returns[0] >= 0.0 && self.current == self.rounds.len() && self.matched() == self.rounds.len()
+    fn seat_won(&self, seat: usize, returns: &[f64]) -> bool {
+        returns[seat] >= 0.0 && self.current == self.rounds.len() && self.matched() == self.rounds.len()
     }
 
     fn play(&mut self, action: &str, note: &mut String) -> Result<(), MoveError> {

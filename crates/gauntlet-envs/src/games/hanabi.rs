@@ -438,8 +438,8 @@ impl Game for Hanabi {
         vec![-1.0, -1.0]
     }
 
-    fn seat0_won(&self, returns: &[f64]) -> bool {
-        returns[0] >= 0.0 && self.score() >= self.threshold
+    fn seat_won(&self, seat: usize, returns: &[f64]) -> bool {
+        returns[seat] >= 0.0 && self.score() >= self.threshold
     }
 
     fn play(&mut self, action: &str, note: &mut String) -> Result<(), MoveError> {

@@ -168,8 +168,8 @@ impl Game for Meeting {
         vec![-1.0, -1.0]
     }
 
-    fn seat0_won(&self, returns: &[f64]) -> bool {
-        returns[0] >= 1.0
+    fn seat_won(&self, seat: usize, returns: &[f64]) -> bool {
+        returns[seat] >= 1.0
     }
 
     fn truncated(&self) -> bool {

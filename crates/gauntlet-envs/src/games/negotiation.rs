@@ -192,8 +192,8 @@ impl Game for Negotiation {
         r
     }
 
-    fn seat0_won(&self, returns: &[f64]) -> bool {
-        returns[0] > 0.0 && returns[0] >= returns[1]
+    fn seat_won(&self, seat: usize, returns: &[f64]) -> bool {
+        returns[seat] > 0.0 && returns[seat] >= returns[1 - seat]
     }
 
     fn play(&mut self, action: &str, note: &mut String) -> Result<(), MoveError> {

@@ -251,8 +251,8 @@ impl Game for PlannerWorker {
         vec![-1.0, -1.0]
     }
 
-    fn seat0_won(&self, returns: &[f64]) -> bool {
-        returns[0] >= 0.0 && self.reached == self.route.len()
+    fn seat_won(&self, seat: usize, returns: &[f64]) -> bool {
+        returns[seat] >= 0.0 && self.reached == self.route.len()
     }
 
     fn truncated(&self) -> bool {

@@ -149,8 +149,8 @@ impl Game for PublicGoods {
         self.turn().map(|t| t.0)
     }
 
-    fn seat0_won(&self, returns: &[f64]) -> bool {
-        self.turn().is_none() && returns[0] >= 1.0 - 1e-9
+    fn seat_won(&self, seat: usize, returns: &[f64]) -> bool {
+        self.turn().is_none() && returns[seat] >= 1.0 - 1e-9
     }
 
     fn play(&mut self, action: &str, note: &mut String) -> Result<(), MoveError> {

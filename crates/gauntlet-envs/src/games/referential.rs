@@ -199,8 +199,8 @@ impl Game for Referential {
         vec![-1.0, -1.0]
     }
 
-    fn seat0_won(&self, returns: &[f64]) -> bool {
-        returns[0] >= 0.0 && self.current == self.rounds.len() && self.right() == self.rounds.len()
+    fn seat_won(&self, seat: usize, returns: &[f64]) -> bool {
+        returns[seat] >= 0.0 && self.current == self.rounds.len() && self.right() == self.rounds.len()
     }
 
     fn play(&mut self, action: &str, note: &mut String) -> Result<(), MoveError> {

@@ -189,8 +189,8 @@ impl Game for SplitFacts {
         vec![-1.0, -1.0]
     }
 
-    fn seat0_won(&self, returns: &[f64]) -> bool {
-        returns[0] > 0.0 && self.right()
+    fn seat_won(&self, seat: usize, returns: &[f64]) -> bool {
+        returns[seat] > 0.0 && self.right()
     }
 
     fn truncated(&self) -> bool {

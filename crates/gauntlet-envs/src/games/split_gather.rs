@@ -249,8 +249,8 @@ impl Game for SplitGather {
         vec![-1.0, -1.0]
     }
 
-    fn seat0_won(&self, returns: &[f64]) -> bool {
-        returns[0] >= 0.0 && self.left() == 0
+    fn seat_won(&self, seat: usize, returns: &[f64]) -> bool {
+        returns[seat] >= 0.0 && self.left() == 0
     }
 
     fn truncated(&self) -> bool {

@@ -128,8 +128,8 @@ impl<const N: usize> Game for StagHunt<N> {
         self.seat_to_move()
     }
 
-    fn seat0_won(&self, returns: &[f64]) -> bool {
-        returns[0] >= 0.0 && self.seat_to_move().is_none() && self.points(0) >= self.safe_total()
+    fn seat_won(&self, seat: usize, returns: &[f64]) -> bool {
+        returns[seat] >= 0.0 && self.seat_to_move().is_none() && self.points(seat) >= self.safe_total()
     }
 
     fn play(&mut self, action: &str, note: &mut String) -> Result<(), MoveError> {

@@ -189,8 +189,8 @@ impl Game for TinyHanabi {
         vec![-1.0, -1.0]
     }
 
-    fn seat0_won(&self, returns: &[f64]) -> bool {
-        returns[0] >= 0.0 && self.over() && self.total() >= self.baseline()
+    fn seat_won(&self, seat: usize, returns: &[f64]) -> bool {
+        returns[seat] >= 0.0 && self.over() && self.total() >= self.baseline()
     }
 
     fn play(&mut self, action: &str, note: &mut String) -> Result<(), MoveError> {

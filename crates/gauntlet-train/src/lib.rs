@@ -34,10 +34,12 @@ pub mod optim;
 mod progress;
 pub mod report;
 mod rl;
+pub mod scorecard;
 pub mod seeds;
 mod sft;
 mod state;
 mod streams;
+pub mod suites;
 pub mod trainer;
 pub mod vocab;
 

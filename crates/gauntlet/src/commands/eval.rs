@@ -4,7 +4,7 @@
 //! progress bar; `--results FILE.jsonl` keeps one line per finished episode so that a re-run
 //! skips them (see `gauntlet_train::eval`).
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::PathBuf;
 
 use anyhow::{bail, Context};
@@ -23,8 +23,8 @@ pub struct EvalArgs {
     /// PEFT adapter folder), `gguf:FILE`, `openai:URL#MODEL` (an OpenAI-compatible server, URL
     /// ending in `/v1`), `oracle` or `random`. With `local:RUN`, every default below is the run's
     /// own evaluation setting, so the run's reported numbers reproduce.
-    #[arg(long)]
-    policy: String,
+    #[arg(long, required_unless_present = "list_suites")]
+    policy: Option<String>,
     /// A PEFT LoRA adapter folder (`adapter_config.json`, `adapter_model.safetensors`) applied
     /// to a `local:` or `gguf:` policy's model, e.g. a LoRA run's `final/`.
     #[arg(long)]
@@ -76,12 +76,32 @@ pub struct EvalArgs {
     /// finished ones (failed ones are played again) and reports over all of them.
     #[arg(long)]
     results: Option<PathBuf>,
+    /// Play a whole evaluation suite instead of `--tasks`: `quick`, `core`, `games`, `hard` (or
+    /// `NAME@VERSION`). Its own defaults apply (greedy, its token limit, seed 0, games against
+    /// `oracle`) unless `--temperature`, `--max-tokens`, `--seed` or `--opponent` are given.
+    /// Writes results.json, scorecard.md and SVG plots into `--out`; re-run to resume.
+    #[arg(long, conflicts_with_all = ["tasks", "level", "n", "k", "results", "output"])]
+    suite: Option<String>,
+    /// List the evaluation suites (name@version, entries, episodes, description) and exit.
+    #[arg(long)]
+    list_suites: bool,
+    /// The folder of a `--suite` run (results, scorecard, plots, and the per-episode log a re-run
+    /// resumes from) [default: runs/suites/NAME@VERSION/POLICY].
+    #[arg(long, requires = "suite")]
+    out: Option<PathBuf>,
     #[command(flatten)]
     http: HttpArgs,
 }
 
 /// Runs `gauntlet eval`: resolve the policy, settle what to play, play it, report it.
 pub fn exec(args: EvalArgs) -> anyhow::Result<()> {
+    if args.list_suites {
+        print!("{}", gauntlet_train::suites::listing());
+        return Ok(());
+    }
+    if let Some(name) = &args.suite {
+        return exec_suite(&args, name);
+    }
     let (spec, run) = resolve_policy(&args)?;
     let plan = Plan::new(&args, run.as_ref())?;
     let mut lanes = Lanes::new(&args, &spec, run.as_ref(), &plan)?;
@@ -102,9 +122,49 @@ pub fn exec(args: EvalArgs) -> anyhow::Result<()> {
     write_report(&args, &plan, &lanes, &rows)
 }
 
+/// `gauntlet eval --suite NAME`: plays the suite with its own sampling defaults (greedy, its token
+/// limit, seed 0, games against its opponent) unless the flags say otherwise; a run's history
+/// setting still applies to `local:RUN`. Results and scorecard go to `--out` (see
+/// `super::suite_run`), and a re-run with the same folder resumes.
+fn exec_suite(args: &EvalArgs, name: &str) -> anyhow::Result<()> {
+    let suite = gauntlet_train::suites::get(name).map_err(anyhow::Error::msg)?;
+    let (spec, run) = resolve_policy(args)?;
+    let mut plan = Plan::new(args, run.as_ref())?;
+    plan.temperature = args.temperature.unwrap_or(suite.temperature);
+    plan.max_tokens = args.max_tokens.unwrap_or(suite.max_tokens);
+    plan.seed = args.seed.unwrap_or(0);
+    plan.opts.seed = plan.seed;
+    let mut lanes = Lanes::new(args, &spec, run.as_ref(), &plan)?;
+    let out = args.out.clone().unwrap_or_else(|| super::suite_run::default_out(&suite, &lanes.name));
+    let settings = BTreeMap::from([
+        ("temperature".to_string(), serde_json::json!(plan.temperature)),
+        ("max_tokens".to_string(), serde_json::json!(plan.max_tokens)),
+    ]);
+    let mut refs: Vec<&mut (dyn Policy + Send)> =
+        lanes.lanes.iter_mut().map(|b| -> &mut (dyn Policy + Send) { b.as_mut() }).collect();
+    super::suite_run::run(
+        &mut refs,
+        &plan.opts,
+        args.opponent.as_deref(),
+        &suite,
+        &out,
+        args.concurrency,
+        settings,
+    )?;
+    if let Some(h) = &lanes.http {
+        let s = h.stats();
+        eprintln!(
+            "http: {} requests, {} attempts, {} failed ({} refused by the open circuit breaker)",
+            s.requests, s.attempts, s.failed, s.short_circuited
+        );
+    }
+    Ok(())
+}
+
 /// Stage 1: the policy spec, and the training run's config when it names one (`local:RUN`).
 fn resolve_policy(args: &EvalArgs) -> anyhow::Result<(PolicySpec, Option<TrainConfig>)> {
-    let spec = crate::policy::parse("--policy", &args.policy)?;
+    let Some(policy) = &args.policy else { bail!("--policy is required") };
+    let spec = crate::policy::parse("--policy", policy)?;
     crate::policy::check_adapter(&spec, args.adapter.as_deref())?;
     let run = crate::policy::run_config(&spec)?;
     Ok((spec, run))

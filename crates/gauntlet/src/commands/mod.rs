@@ -2,6 +2,7 @@
 
 mod advantages;
 mod bench;
+mod compare;
 mod compute;
 mod eval;
 mod export;
@@ -9,6 +10,7 @@ pub mod generate;
 mod play;
 mod serve;
 mod solve;
+mod suite_run;
 mod tasks;
 mod train;
 mod verify;
@@ -49,6 +51,9 @@ pub enum Command {
     /// Evaluate a policy (local run, GGUF model, OpenAI-compatible server, oracle, random) on
     /// held-out problems.
     Eval(eval::EvalArgs),
+    /// Compare suite results (`results.json` of `gauntlet eval --suite`) side by side, with paired
+    /// 95% intervals.
+    Compare(compare::CompareArgs),
     /// Merge a LoRA adapter into its base model and write a Hugging Face model folder.
     Export(export::ExportArgs),
 }
@@ -66,6 +71,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve(cmd) => serve::exec(cmd),
         Command::Train(args) => train::exec(args),
         Command::Eval(args) => eval::exec(args),
+        Command::Compare(args) => compare::exec(args),
         Command::Export(args) => export::exec(args),
     }
 }

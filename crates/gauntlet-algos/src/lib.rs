@@ -4,7 +4,7 @@
 //! and log-probs become a loss to backpropagate.
 //!
 //! - [`advantage`]: estimators selected by name through [`AdvantageEstimator`] (GRPO, Dr.GRPO,
-//!   RLOO, REINFORCE++, REINFORCE++-baseline, ReMax, OPO, GPG, GAE, GiGPO, RAE), plus per-seat
+//!   RLOO, REINFORCE++, REINFORCE++-baseline, ReMax, OPO, GPG, GAE, GiGPO, RAE, MARS), plus per-role
 //!   normalisation and multi-task balancing. Plain `f64` rows: no tensors needed.
 //! - [`loss`]: policy losses on candle tensors selected through [`PolicyLoss`] (PPO with dual
 //!   clip and clip-higher, decoupled PPO, GSPO, CISPO, SAPO, REINFORCE), with truncated

@@ -6,7 +6,9 @@
 //!    draw replacements, up to `max_resample_rounds` extra rounds (`gauntlet_algos`'
 //!    `DynamicSampler` does the accounting; the round that fills the batch is kept whole).
 //! 3. Every learner turn is a row: its score is the episode return of its seat; the group is its
-//!    initial state; GiGPO also gets the turn structure (trajectory, turn, anchor, step reward).
+//!    initial state; GiGPO also gets the turn structure (trajectory, turn, anchor, step reward),
+//!    MARS the seat's role and per-turn rewards that add up to the seat's return
+//!    ([`turn_rewards`]).
 //! 4. Advantages from the configured estimator; the loss from the configured policy loss and
 //!    aggregation, with the aggregation denominator computed once per mini-batch and shared by
 //!    its micro-batches; optional KL to the reference and entropy bonus.
@@ -50,6 +52,10 @@ struct Row {
     score: f64,
     /// The seat that acted.
     seat: usize,
+    /// Its role ([`role_key`], interned per step): per-role statistics of `mars` and `per_seat`.
+    role: usize,
+    /// Its turn-level training reward ([`turn_rewards`]): the step reward of `mars`.
+    turn_reward: f64,
     /// Its task.
     task: String,
     /// Index of the turn in its episode.
@@ -167,35 +173,46 @@ impl Trainer {
 
     /// Stage 2, rows: every learner turn (policy slot 0, with sampled tokens) of every episode
     /// that did not fail becomes a row scored by [`row_score`]; turns that do not fit the
-    /// context are counted and left out.
+    /// context are counted and left out. Each row also gets its seat's role ([`role_key`]) and
+    /// its turn reward ([`turn_rewards`]).
     fn rows(&self, episodes: &[Episode]) -> Rows {
         let max_len = self.model_cfg.max_position_embeddings;
+        let rl = &self.cfg.rl;
         let mut out = Rows::default();
         let mut anchors: HashMap<String, usize> = HashMap::new();
+        let mut roles: HashMap<(String, Option<usize>), usize> = HashMap::new();
+        let fits = |t: &gauntlet_rollout::Turn| t.prompt_ids.len() + t.response_ids.len() <= max_len;
         for (traj, e) in episodes.iter().enumerate() {
             if e.error.is_some() {
                 continue;
             }
+            let kept: Vec<bool> =
+                e.turns.iter().map(|t| t.policy == 0 && !t.response_ids.is_empty() && fits(t)).collect();
+            let turn_reward = turn_rewards(e, &kept, rl.invalid_penalty, rl.format_reward);
             for (ti, t) in e.turns.iter().enumerate() {
                 if t.policy != 0 || t.response_ids.is_empty() {
                     continue;
                 }
-                if t.prompt_ids.len() + t.response_ids.len() > max_len {
+                if !fits(t) {
                     *out.over_context.entry(e.spec.env.clone()).or_default() += 1;
                     continue;
                 }
+                let next_role = roles.len();
+                let role = *roles.entry(role_key(e, t.seat)).or_insert(next_role);
                 let mut ids = t.prompt_ids.clone();
                 ids.extend(&t.response_ids);
                 out.rows.push(Row {
                     seq: Seq::turn(ids, t.prompt_ids.len(), t.logprobs.clone(), vec![]),
                     group: e.spec.group,
                     score: with_format_reward(
-                        row_score(e, t, self.cfg.rl.invalid_penalty),
+                        row_score(e, t, rl.invalid_penalty),
                         e,
                         t.seat,
-                        self.cfg.rl.format_reward,
+                        rl.format_reward,
                     ),
                     seat: t.seat,
+                    role,
+                    turn_reward: turn_reward[ti],
                     task: e.spec.env.clone(),
                     turn: ti,
                     trajectory: traj,
@@ -212,9 +229,10 @@ impl Trainer {
     }
 
     /// Stage 3, advantages: the configured estimator over the rows (RAE with its baselines kept
-    /// across steps and checkpoints, as SPIRAL's RAE requires), optionally weighted so every
-    /// episode weighs the same (`rl.turn_weight = "episode"`), written into each row's sequence;
-    /// the step's signal diagnostics go to `rec`.
+    /// across steps and checkpoints, as SPIRAL's RAE requires; MARS per (task, role) over the
+    /// returns of [`turn_rewards`]), optionally weighted so every episode weighs the same
+    /// (`rl.turn_weight = "episode"`), written into each row's sequence; the step's signal
+    /// diagnostics go to `rec`.
     fn advantages(
         &mut self,
         batch: &mut Rows,
@@ -241,7 +259,14 @@ impl Trainer {
         } else {
             let mut input = AdvantageBatch::new(groups, scores, masks);
             input.seats = Some(seats);
-            input.turns = Some(std::mem::take(&mut batch.turn_info));
+            input.roles = Some(rows.iter().map(|r| r.role).collect());
+            input.tasks = Some(rows.iter().map(|r| self.task_index(&r.task)).collect());
+            let mut turns = std::mem::take(&mut batch.turn_info);
+            if estimator == AdvantageEstimator::Mars {
+                // Returns run over each seat's own turns and must add up to its return.
+                turns.step_rewards = rows.iter().map(|r| r.turn_reward).collect();
+            }
+            input.turns = Some(turns);
             let acfg = AdvantageConfig { per_seat: rl.per_seat, ..Default::default() };
             estimator.compute(&input, &acfg)?
         };
@@ -553,6 +578,62 @@ fn with_format_reward(score: f64, e: &Episode, seat: usize, w: f64) -> f64 {
     (1.0 - w) * score + w * well_formed
 }
 
+/// The turn-level training rewards of `e`'s turns, one per turn (read on the `kept` ones, the
+/// turns that became rows): the step rewards of the `mars` estimator, built so that a seat's
+/// reward-to-go from its first row is its training score.
+///
+/// For the turns `k` of seat `s`, in order: `r_k = reward_k` (the environment's reward for
+/// that move), plus on the seat's last turn its settlement `returns[s] − Σ_k reward_k` (what
+/// the episode paid it on other seats' moves: a game's loss is paid on the winner's move), less
+/// `invalid_penalty` on a turn the environment refused; with `format_reward = w > 0`,
+/// `r_k ← (1 − w)·r_k + w·[turn k well-formed]/n_s` (`n_s` the seat's turns). A seat's rewards
+/// add up to [`with_format_reward`] of its return less its penalties. A turn that is not kept
+/// (it did not fit the context) passes its reward to the seat's previous kept turn, so with
+/// γ = 1 every row's return is still its seat's reward-to-go; rewards before a seat's first
+/// kept turn are past and dropped.
+fn turn_rewards(e: &Episode, kept: &[bool], invalid_penalty: f64, format_reward: f64) -> Vec<f64> {
+    let seats = e.returns.len().max(e.turns.iter().map(|t| t.seat + 1).max().unwrap_or(0));
+    let mut base = vec![0.0; e.turns.len()];
+    for s in 0..seats {
+        let mine: Vec<usize> = (0..e.turns.len()).filter(|&k| e.turns[k].seat == s).collect();
+        let Some(&last) = mine.last() else { continue };
+        let paid: f64 = mine.iter().map(|&k| e.turns[k].reward).sum();
+        let settlement = e.returns.get(s).copied().unwrap_or(0.0) - paid;
+        for &k in &mine {
+            let t = &e.turns[k];
+            let mut r = t.reward + if k == last { settlement } else { 0.0 };
+            if t.invalid || t.format_error {
+                r -= invalid_penalty;
+            }
+            if format_reward > 0.0 {
+                let well_formed = if t.format_error { 0.0 } else { 1.0 };
+                r = (1.0 - format_reward) * r + format_reward * well_formed / mine.len() as f64;
+            }
+            base[k] = r;
+        }
+    }
+    let mut out = vec![0.0; e.turns.len()];
+    let mut pending = vec![0.0; seats];
+    for k in (0..e.turns.len()).rev() {
+        let s = e.turns[k].seat;
+        pending[s] += base[k];
+        if kept.get(k).copied().unwrap_or(false) {
+            out[k] = std::mem::take(&mut pending[s]);
+        }
+    }
+    out
+}
+
+/// The role of `seat` in `e`, the key of per-role statistics (`mars`, `rl.per_seat`): the
+/// seat's role in the episode's `Roster` where it names one, else the seat index (every game
+/// today: seat 0 and seat 1 are the two roles of a two-seat game).
+fn role_key(e: &Episode, seat: usize) -> (String, Option<usize>) {
+    match e.roster.seats().get(seat) {
+        Some(a) if !a.role.is_empty() => (a.role.clone(), None),
+        _ => (String::new(), Some(seat)),
+    }
+}
+
 /// StarPO-S's filter (`rl.keep_groups`): the episodes of the `⌈share · groups⌉` groups whose
 /// learner returns have the largest standard deviation (ties keep the earlier group), in their
 /// original order.
@@ -644,6 +725,8 @@ mod tests {
                     group: 0,
                     score: 0.0,
                     seat: 0,
+                    role: 0,
+                    turn_reward: 0.0,
                     task: "x".into(),
                     turn,
                     trajectory: traj,
@@ -726,6 +809,44 @@ mod tests {
         // Off by default: every row scores its seat's return.
         let plain: Vec<f64> = e.turns.iter().map(|t| row_score(&e, t, 0.0)).collect();
         assert_eq!(plain, vec![1.0, -1.0, 1.0]);
+    }
+
+    /// Issue 35: `mars` step rewards add up to each seat's training score: the loser's −1, paid
+    /// on the winner's move, lands on the loser's last turn; a turn left out passes its reward
+    /// back; the penalty and the format reward stay on their turns.
+    #[test]
+    fn turn_rewards_add_up_to_each_seats_score() {
+        let spec = EpisodeSpec { env: "tic_tac_toe".into(), seed: 0, level: 1, group: 0 };
+        let mut turns: Vec<Turn> = (0..5).map(|k| turn(k % 2, k == 1, false)).collect();
+        turns[4].reward = 1.0; // seat 0's winning move
+        let mut e = Episode {
+            spec,
+            turns,
+            returns: vec![1.0, -1.0],
+            success: true,
+            seat_success: vec![],
+            truncated: false,
+            error: None,
+            conversations: vec![],
+            roster: gauntlet_rollout::Roster::self_play(&[0, 1]),
+        };
+        let all = [true; 5];
+        assert_eq!(turn_rewards(&e, &all, 0.0, 0.0), vec![0.0, 0.0, 0.0, -1.0, 1.0]);
+        assert_eq!(turn_rewards(&e, &all, 0.5, 0.0), vec![0.0, -0.5, 0.0, -1.0, 1.0]);
+        // Seat 0's last turn did not fit the context: its reward goes to seat 0's turn 2.
+        let kept = [false, true, true, true, false];
+        assert_eq!(turn_rewards(&e, &kept, 0.0, 0.0), vec![0.0, 0.0, 1.0, -1.0, 0.0]);
+        // A format error on seat 0's turn 2 with a format reward: the sum is the row score.
+        e.turns[2].format_error = true;
+        let r = turn_rewards(&e, &all, 0.0, 0.2);
+        let seat0 = r[0] + r[2] + r[4];
+        assert!((seat0 - with_format_reward(1.0, &e, 0, 0.2)).abs() < 1e-12, "{r:?}");
+        assert!((r[2] - 0.0).abs() < 1e-12 && r[0] > 0.0, "{r:?}");
+        // Roles: the roster's named role, else the seat.
+        assert_eq!(role_key(&e, 1), (String::new(), Some(1)));
+        e.roster = e.roster.clone().with_role(1, "guesser");
+        assert_eq!(role_key(&e, 1), ("guesser".to_string(), None));
+        assert_eq!(role_key(&e, 7), (String::new(), Some(7)));
     }
 
     #[test]

@@ -185,6 +185,38 @@ fn a_pool_run_with_rae_keeps_its_snapshots_and_baselines_across_a_resume() {
     let _ = std::fs::remove_dir_all(&b);
 }
 
+/// Issue 35: `rl.estimator = "mars"` (turn-level advantages normalised per (task, role)) trains
+/// a two-seat game in self-play, every seat's turns in the batch.
+#[test]
+fn self_play_with_per_role_turn_advantages_trains() {
+    let d = tmp("mars");
+    let mut c = tiny(&d);
+    c.tasks = vec![TaskMix { name: "tic_tac_toe".into(), weight: 1.0, level: 1, max_level: 1 }];
+    c.rl.estimator = "mars".parse().unwrap();
+    c.rl.opponent = "self".into();
+    c.rl.steps = 2;
+    c.rl.max_tokens = 4;
+    c.sft.steps = 2;
+    c.eval.every = 0;
+    c.eval.after_sft = false;
+    let text = c.to_toml();
+    assert!(text.contains("estimator = \"mars\""), "{text}");
+    let mut t = Trainer::new(TrainConfig::from_toml(&text, "mars.toml").unwrap()).unwrap();
+    t.run(&mut Quiet).unwrap();
+    let rl: Vec<_> = comparable(&d).into_iter().filter(|r| r["phase"] == "rl").collect();
+    assert_eq!(rl.len(), 2);
+    for r in &rl {
+        assert!(r["rows"].as_u64().unwrap() > 0, "{r:?}");
+        assert!(
+            r["grad_norm"].as_f64().unwrap().is_finite() && r["loss"].as_f64().unwrap().is_finite(),
+            "{r:?}"
+        );
+        let adv = r["tic_tac_toe/adv_abs_mean/turn0"].as_f64().unwrap();
+        assert!(adv.is_finite(), "{r:?}");
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 #[test]
 fn against_an_unbeatable_opponent_the_learner_never_wins() {
     let d = tmp("vs-oracle");

@@ -21,7 +21,8 @@ pub fn group_ids<K: Hash + Eq>(keys: impl IntoIterator<Item = K>) -> Vec<usize> 
         .collect()
 }
 
-/// Turn-level inputs of GiGPO: one entry per row, each row being one turn of one trajectory.
+/// Turn-level inputs of GiGPO and MARS: one entry per row, each row being one turn of one
+/// trajectory.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct TurnInfo {
     /// Trajectory id of each row (unique within its episode group).
@@ -30,7 +31,8 @@ pub struct TurnInfo {
     pub turns: Vec<i64>,
     /// Anchor-state id of each row (the environment's history-free state key, interned).
     pub anchors: Vec<usize>,
-    /// Environment reward of each turn.
+    /// Environment reward of each turn (MARS: the acting seat's turn reward, its settlement of
+    /// the episode included on its last turn).
     pub step_rewards: Vec<f64>,
 }
 
@@ -56,11 +58,15 @@ pub struct AdvantageBatch {
     pub lengths: Option<Vec<f64>>,
     /// Score of a greedy response to the same prompt (ReMax).
     pub baselines: Option<Vec<f64>>,
-    /// Seat (player index) of each row (RAE, per-seat normalisation).
+    /// Seat (player index) of each row (RAE, per-seat normalisation, MARS chains).
     pub seats: Option<Vec<usize>>,
-    /// Task id of each row (RAE keys, multi-task balancing).
+    /// Role id of each row (MARS statistics, per-seat normalisation): rows with the same role
+    /// are the same agent across episodes (e.g. the `Roster` role of the seat, or the seat
+    /// index where seats have no named role). Default: the seats.
+    pub roles: Option<Vec<usize>>,
+    /// Task id of each row (RAE keys, MARS games, multi-task balancing).
     pub tasks: Option<Vec<usize>>,
-    /// Turn structure (GiGPO).
+    /// Turn structure (GiGPO, MARS).
     pub turns: Option<TurnInfo>,
 }
 
@@ -123,6 +129,9 @@ impl AdvantageBatch {
         }
         if let Some(s) = &self.seats {
             rows("seats", s.len())?;
+        }
+        if let Some(r) = &self.roles {
+            rows("roles", r.len())?;
         }
         if let Some(t) = &self.tasks {
             rows("tasks", t.len())?;

@@ -1,9 +1,10 @@
 //! Advantage estimators, selected by name through [`AdvantageEstimator`].
 //!
-//! Every estimator reads an [`AdvantageBatch`] (one row per response, or per turn for GiGPO;
-//! ragged per-token masks) and returns an [`AdvantageOutput`] with one advantage per token. The
-//! numerics follow verl's `verl/trainer/ppo/core_algos.py` (and verl-agent's
-//! `gigpo/core_gigpo.py` for GiGPO) in `f64`; the formulas sit on each function:
+//! Every estimator reads an [`AdvantageBatch`] (one row per response, or per turn for GiGPO and
+//! MARS; ragged per-token masks) and returns an [`AdvantageOutput`] with one advantage per token.
+//! The numerics follow verl's `verl/trainer/ppo/core_algos.py` (verl-agent's
+//! `gigpo/core_gigpo.py` for GiGPO, thu-nics/MARSHAL for MARS) in `f64`; the formulas sit on each
+//! function:
 //!
 //! | name | function | needs |
 //! |---|---|---|
@@ -18,6 +19,7 @@
 //! | `gae` | [`gae::gae`] | token rewards, values |
 //! | `gigpo` | [`gigpo::gigpo`] | turns: trajectory, turn, anchor, step reward |
 //! | `rae` | [`selfplay::RaeBaselines`] | scores, seats (tasks optional) |
+//! | `mars` | [`mars::mars`] | turns: trajectory, turn, step reward; seats (roles, tasks optional) |
 //!
 //! Conventions shared by all estimators:
 //! - groups are dense ids from [`group_ids`]; a row whose mask is all zero still counts in its
@@ -40,6 +42,7 @@ mod batch;
 pub mod gae;
 pub mod gigpo;
 pub mod grpo;
+pub mod mars;
 pub mod multitask;
 pub mod reinforce;
 pub mod rloo;
@@ -87,16 +90,19 @@ impl Default for GigpoConfig {
 /// Estimator hyper-parameters; the defaults are verl's.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct AdvantageConfig {
-    /// Discount γ for GAE and REINFORCE++ (default 1.0).
+    /// Discount γ for GAE, REINFORCE++ and MARS turn returns (default 1.0).
     pub gamma: f64,
     /// GAE λ (default 1.0).
     pub lambda: f64,
-    /// ε added to the group std (default 1e-6).
+    /// ε added to the group std (GRPO) or the role std (MARS) (default 1e-6).
     pub epsilon: f64,
-    /// GRPO divides by the group std (default true; false gives Dr.GRPO).
+    /// GRPO divides by the group std (default true; false gives Dr.GRPO); MARS divides by the
+    /// role std (false: it only centres the returns).
     pub norm_by_std: bool,
-    /// Normalise within (group, seat) instead of group: per-seat normalisation for
-    /// multi-agent games (MARS). Default false.
+    /// Normalise within (group, role) instead of group: per-agent normalisation for
+    /// multi-agent games with a group estimator. The role is [`AdvantageBatch::roles`], or the
+    /// seat where the batch has no roles. Default false. (`mars` is per role by definition and
+    /// refuses this option.)
     pub per_seat: bool,
     /// Multi-task balancing applied to sequence-level advantages (default none).
     pub task_balance: Option<multitask::TaskBalance>,
@@ -165,6 +171,7 @@ estimators! {
     Gae => "gae": "GAE with a critic, multi-turn aware, whitened.",
     Gigpo => "gigpo": "GiGPO: episode plus anchor-state step groups.",
     Rae => "rae": "RAE: per (task, seat) EMA baseline for self-play.",
+    Mars => "mars": "MARS: turn returns of role-centred rewards, normalised per (task, role).",
 }
 
 impl fmt::Display for AdvantageEstimator {
@@ -177,9 +184,10 @@ impl FromStr for AdvantageEstimator {
     type Err = AlgoError;
 
     /// Parse a registry name; verl's snake_case names (`reinforce_plus_plus`, ...) are accepted
-    /// too. The error lists the valid names and the nearest one.
+    /// too, and `marshal` for `mars`. The error lists the valid names and the nearest one.
     fn from_str(s: &str) -> Result<Self> {
         let norm = s.trim().to_ascii_lowercase().replace('_', "-").replace("plus-plus", "pp");
+        let norm = if norm == "marshal" { "mars".to_string() } else { norm };
         Self::ALL.iter().copied().find(|e| e.name() == norm).ok_or_else(|| {
             let valid: Vec<&'static str> = Self::ALL.iter().map(|e| e.name()).collect();
             unknown_name("advantage estimator", s, &valid)
@@ -190,7 +198,7 @@ impl FromStr for AdvantageEstimator {
 impl AdvantageEstimator {
     /// Whether the estimator normalises within groups (so `per_seat` and task balancing apply).
     pub fn uses_groups(self) -> bool {
-        !matches!(self, Self::ReinforcePp | Self::Remax | Self::Gae | Self::Rae)
+        !matches!(self, Self::ReinforcePp | Self::Remax | Self::Gae | Self::Rae | Self::Mars)
     }
 
     /// Whether the estimator produces one advantage per row, tiled over its tokens.
@@ -198,26 +206,43 @@ impl AdvantageEstimator {
         !matches!(self, Self::ReinforcePp | Self::ReinforcePpBaseline | Self::Remax | Self::Gae)
     }
 
+    /// Refuse the options `cfg` sets that this estimator does not read.
+    fn check_options(self, cfg: &AdvantageConfig) -> Result<()> {
+        let name = self.name();
+        if cfg.per_seat && !self.uses_groups() {
+            let hint = if self == Self::Mars {
+                "`mars` already normalises per (task, role); leave `per_seat` off"
+            } else {
+                "it has no groups to refine; use `rae` for per-seat baselines"
+            };
+            return Err(AlgoError::Unsupported { name, option: "per_seat", hint });
+        }
+        if cfg.task_balance.is_some() && (!self.is_sequence_level() || self == Self::Mars) {
+            let hint = if self == Self::Mars {
+                "`mars` already normalises within each (task, role); leave `task_balance` off"
+            } else {
+                "task balancing applies to sequence-level estimators (grpo, dr-grpo, rloo, opo, gpg, gigpo, rae)"
+            };
+            return Err(AlgoError::Unsupported { name, option: "task_balance", hint });
+        }
+        Ok(())
+    }
+
     /// Run the estimator on `batch`.
     ///
     /// Errors: a missing input ([`AlgoError::MissingInput`]), a malformed batch (see
-    /// [`AdvantageBatch::validate`]), or too few tokens to whiten.
+    /// [`AdvantageBatch::validate`]), an option the estimator does not read
+    /// ([`AlgoError::Unsupported`]), or too few tokens to whiten.
     pub fn compute(self, batch: &AdvantageBatch, cfg: &AdvantageConfig) -> Result<AdvantageOutput> {
         batch.validate()?;
-        if cfg.per_seat && !self.uses_groups() {
-            let hint = "it has no groups to refine; use `rae` for per-seat baselines";
-            return Err(AlgoError::Unsupported { name: self.name(), option: "per_seat", hint });
-        }
-        if cfg.task_balance.is_some() && !self.is_sequence_level() {
-            let hint = "task balancing applies to sequence-level estimators (grpo, dr-grpo, rloo, opo, gpg, gigpo, rae)";
-            return Err(AlgoError::Unsupported { name: self.name(), option: "task_balance", hint });
-        }
+        self.check_options(cfg)?;
         let groups = if cfg.per_seat {
-            let seats = batch
-                .seats
+            let roles = batch
+                .roles
                 .as_ref()
+                .or(batch.seats.as_ref())
                 .ok_or(AlgoError::MissingInput { estimator: "per-seat", field: "seat" })?;
-            group_ids(batch.groups.iter().zip(seats))
+            group_ids(batch.groups.iter().zip(roles))
         } else {
             batch.groups.clone()
         };
@@ -281,6 +306,15 @@ impl AdvantageEstimator {
                 let adv = gigpo::gigpo(&scores, &groups, turns, &cfg.gigpo, eps)?;
                 seq(adv)
             }
+            Self::Mars => {
+                let turns = need(&batch.turns, self, "turns")?;
+                let seats = need(&batch.seats, self, "seat")?;
+                let roles = batch.roles.as_ref().unwrap_or(seats);
+                let tasks = batch.tasks.clone().unwrap_or_else(|| vec![0; batch.len()]);
+                let keys = group_ids(tasks.iter().zip(roles));
+                let chains = group_ids(batch.groups.iter().zip(seats));
+                seq(mars::mars(&keys, &chains, turns, cfg.gamma, eps, cfg.norm_by_std)?)
+            }
         }
     }
 }
@@ -331,6 +365,43 @@ mod tests {
         let out = AdvantageEstimator::DrGrpo.compute(&b, &cfg).unwrap();
         let flat: Vec<f64> = out.advantages.iter().map(|r| r[0]).collect();
         assert_eq!(flat, vec![0.5, -0.5, 1.0, -1.0]);
+        // With roles, the refinement is per role: seats 0 and 1 play one role here.
+        b.roles = Some(vec![0, 1, 0, 1]);
+        let out = AdvantageEstimator::DrGrpo.compute(&b, &cfg).unwrap();
+        let flat: Vec<f64> = out.advantages.iter().map(|r| r[0]).collect();
+        assert_eq!(flat, vec![-2.0, -1.5, 2.0, 1.5]);
+    }
+
+    #[test]
+    fn mars_is_registered_and_refuses_what_it_already_does() {
+        assert_eq!("marshal".parse::<AdvantageEstimator>().unwrap(), AdvantageEstimator::Mars);
+        let err = "mrs".parse::<AdvantageEstimator>().unwrap_err().to_string();
+        assert!(err.contains("did you mean `mars`"), "{err}");
+        let mut b = AdvantageBatch::new(vec![0; 2], vec![0.0; 2], vec![vec![1.0]; 2]);
+        let est = AdvantageEstimator::Mars;
+        let err = est.compute(&b, &AdvantageConfig::default()).unwrap_err().to_string();
+        assert_eq!(err, "`mars` needs `turns` on every row");
+        b.turns = Some(TurnInfo {
+            trajectories: vec![0, 1],
+            turns: vec![0, 0],
+            anchors: vec![0, 0],
+            step_rewards: vec![1.0, -1.0],
+        });
+        let err = est.compute(&b, &AdvantageConfig::default()).unwrap_err().to_string();
+        assert_eq!(err, "`mars` needs `seat` on every row");
+        b.seats = Some(vec![0, 0]);
+        let out = est.compute(&b, &AdvantageConfig::default()).unwrap();
+        assert!(out.advantages[0][0] > 0.7 && out.advantages[1][0] < -0.7 && out.returns.is_none());
+        let per_seat = AdvantageConfig { per_seat: true, ..Default::default() };
+        let err = est.compute(&b, &per_seat).unwrap_err().to_string();
+        assert!(err.starts_with("`per_seat` does not apply to `mars`: `mars` already normalises"), "{err}");
+        let balanced =
+            AdvantageConfig { task_balance: Some(multitask::TaskBalance::WithinTask), ..Default::default() };
+        let err = est.compute(&b, &balanced).unwrap_err().to_string();
+        assert!(err.contains("`task_balance` does not apply to `mars`"), "{err}");
+        b.roles = Some(vec![0]);
+        let err = est.compute(&b, &AdvantageConfig::default()).unwrap_err().to_string();
+        assert_eq!(err, "`roles` has 1 entries, expected 2 (one per row)");
     }
 
     #[test]

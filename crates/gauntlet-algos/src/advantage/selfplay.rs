@@ -2,10 +2,10 @@
 //!
 //! Reference: Liu et al. 2025, "SPIRAL: Self-Play on Zero-Sum Games Incentivizes Reasoning via
 //! Multi-Agent Multi-Turn Reinforcement Learning", <https://arxiv.org/abs/2506.24119>
-//! (Algorithm 1, RAE). Per-seat normalisation (MARS-style per-agent advantages) is
-//! [`AdvantageConfig::per_seat`](super::AdvantageConfig::per_seat): groups are refined by seat
-//! before any group estimator runs; turn-level returns are
-//! [`discounted_turn_returns`](super::gigpo::discounted_turn_returns).
+//! (Algorithm 1, RAE). The other per-agent tools: MARS turn-level advantages normalised per
+//! (task, role) are [`mars`](super::mars::mars) (registry name `mars`); per-role statistics for
+//! a group estimator are [`AdvantageConfig::per_seat`](super::AdvantageConfig::per_seat) (groups
+//! refined by role, or seat, before the estimator runs).
 
 use std::collections::HashMap;
 

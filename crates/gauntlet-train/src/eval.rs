@@ -15,9 +15,9 @@
 //! reports each finished episode as an [`ItemResult`], and [`summarize`] turns the results
 //! into the same [`TaskEval`] rows. An item's sampling seeds depend on its identity only
 //! ([`gauntlet_rollout::play_replicas`]), so any split into chunks, any number of lanes and any
-//! resumption give exactly the episodes of one [`evaluate`] call, and the same table. Like
-//! [`evaluate`], one policy plays every seat; games against a fixed opponent ([`evaluate_vs`])
-//! go through the one-batch path only.
+//! resumption give exactly the episodes of one [`evaluate`] call, and the same table. Games
+//! against a scripted opponent are seated as [`evaluate_vs`] seats them (the learner at seat
+//! `problem mod seats`); [`run_seated`] plays the same items with any policies at any seats.
 //!
 //! [`ResultsLog`] appends one JSON line per finished item to a file: a re-run with the same
 //! file skips the items that finished without error and reports over all of them; failed items
@@ -425,6 +425,7 @@ pub const FAILED_CHUNK_PAUSE_MAX: Duration = Duration::from_secs(8);
 /// `opponent` (`random` or `oracle`, as `eval.opponent`; `None` or `self` for self-play) takes
 /// every seat but the learner's in games, seated as the trainer's evaluation seats it
 /// ([`versus_slot`]), so `gauntlet eval --policy local:RUN` reproduces a run's game numbers.
+/// [`run_seated`] seats any policies at any seats.
 pub fn run_items(
     lanes: &mut [&mut (dyn Policy + Send)],
     todo: &[EvalItem],
@@ -434,41 +435,76 @@ pub fn run_items(
     opponent: Option<&str>,
     on_result: &mut dyn FnMut(ItemResult),
 ) -> Result<(), RolloutError> {
+    let name = lanes.first().map(|l| l.name()).unwrap_or_default();
+    let scripted =
+        |_| opponent.and_then(|o| gauntlet_rollout::PolicySpec::parse(o).ok()?.scripted(opts.seed));
+    let mut opponents: Vec<Option<Box<dyn Policy + Send>>> = lanes.iter().map(scripted).collect();
+    let versus = opponents.iter().any(Option::is_some);
+    let mut tables: Vec<Vec<&mut (dyn Policy + Send)>> = lanes
+        .iter_mut()
+        .zip(opponents.iter_mut())
+        .map(|(lane, opp)| {
+            let learner: &mut (dyn Policy + Send) = &mut **lane;
+            let mut table = vec![learner];
+            if let Some(opp) = opp {
+                table.push(opp.as_mut());
+            }
+            table
+        })
+        .collect();
+    let assign = |spec: &EpisodeSpec, seat: gauntlet_core::AgentId| {
+        if versus {
+            versus_slot(spec, seat, gauntlet_rollout::seats(&spec.env))
+        } else {
+            0
+        }
+    };
+    run_seated(&mut tables, todo, seed_base, chunk, opts, &assign, &mut |item, episode| {
+        on_result(ItemResult::new(item, seed_base, &episode, &name))
+    })
+}
+
+/// Who answers a seat in [`run_seated`]: `assign(spec, seat)` is the index into a lane's
+/// policies (its slot; slot 0 is the evaluated policy, whose outcome [`ItemResult`] reports).
+pub type SeatAssign<'a> = dyn Fn(&EpisodeSpec, gauntlet_core::AgentId) -> usize + Sync + 'a;
+
+/// [`run_items`] with any policies at any seats: every lane is a table of policies (slot 0 the
+/// evaluated one, then the others, the same slots on every lane: clones of an HTTP policy, or
+/// fresh scripted ones), and `assign` seats them in every episode (recorded as the episode's
+/// roster, so [`gauntlet_rollout::outcome`] reads any slot's result). `on_episode` gets every
+/// finished episode with its item, on this thread, a chunk at a time; the episodes do not depend
+/// on the chunking, the lanes or which items are played (sampling seeds depend on an item's
+/// identity only). Chunks, pauses after failed chunks and errors as in [`run_items`].
+pub fn run_seated(
+    lanes: &mut [Vec<&mut (dyn Policy + Send)>],
+    todo: &[EvalItem],
+    seed_base: u64,
+    chunk: usize,
+    opts: &RolloutOptions,
+    assign: &SeatAssign<'_>,
+    on_episode: &mut dyn FnMut(&EvalItem, Episode),
+) -> Result<(), RolloutError> {
     let chunks: Vec<&[EvalItem]> = todo.chunks(chunk.max(1)).collect();
     let next = AtomicUsize::new(0);
-    let (tx, rx) = std::sync::mpsc::channel::<Result<Vec<ItemResult>, RolloutError>>();
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Result<Vec<Episode>, RolloutError>)>();
     let mut first_error = None;
     std::thread::scope(|scope| {
-        for lane in lanes.iter_mut() {
+        for table in lanes.iter_mut() {
             let tx = tx.clone();
             let (chunks, next) = (&chunks, &next);
             scope.spawn(move || {
-                let name = lane.name();
                 let mut pause = Duration::ZERO;
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(items) = chunks.get(i) else { break };
                     let specs: Vec<EpisodeSpec> = items.iter().map(|it| it.spec(seed_base)).collect();
                     let replicas: Vec<u64> = items.iter().map(|it| it.sample).collect();
-                    let played = match opponent.and_then(|o| crate::config::opponent_policy(o, opts.seed)) {
-                        Some(mut opp) => {
-                            let assign = |spec: &EpisodeSpec, seat: gauntlet_core::AgentId| {
-                                versus_slot(spec, seat, gauntlet_rollout::seats(&spec.env))
-                            };
-                            play_replicas(&specs, &replicas, &mut [&mut **lane, opp.as_mut()], &assign, opts)
-                        }
-                        None => play_replicas(&specs, &replicas, &mut [&mut **lane], &|_, _| 0, opts),
-                    };
-                    let done = played.map(|eps| {
-                        items
-                            .iter()
-                            .zip(&eps)
-                            .map(|(it, e)| ItemResult::new(it, seed_base, e, &name))
-                            .collect::<Vec<_>>()
-                    });
-                    let all_failed = matches!(&done, Ok(r) if r.iter().all(|r| r.error.is_some()));
-                    let stop = done.is_err();
-                    if tx.send(done).is_err() || stop {
+                    let mut slots: Vec<&mut dyn Policy> =
+                        table.iter_mut().map(|p| -> &mut dyn Policy { &mut **p }).collect();
+                    let played = play_replicas(&specs, &replicas, &mut slots, assign, opts);
+                    let all_failed = matches!(&played, Ok(eps) if eps.iter().all(|e| e.error.is_some()));
+                    let stop = played.is_err();
+                    if tx.send((i, played)).is_err() || stop {
                         break;
                     }
                     if all_failed {
@@ -481,9 +517,9 @@ pub fn run_items(
             });
         }
         drop(tx);
-        for done in rx {
-            match done {
-                Ok(results) => results.into_iter().for_each(&mut *on_result),
+        for (i, played) in rx {
+            match played {
+                Ok(episodes) => chunks[i].iter().zip(episodes).for_each(|(it, e)| on_episode(it, e)),
                 Err(e) => {
                     first_error.get_or_insert(e);
                 }
@@ -699,7 +735,7 @@ mod tests {
 #[cfg(test)]
 mod scale_tests {
     use super::*;
-    use gauntlet_rollout::RandomPolicy;
+    use gauntlet_rollout::{OraclePolicy, RandomPolicy};
 
     #[test]
     fn chunks_lanes_and_resumption_give_the_one_batch_numbers() {
@@ -724,6 +760,45 @@ mod scale_tests {
         let e =
             run_items(&mut lanes, &items(&[("nope".to_string(), 1)], 1, 1), 0, 1, &opts, None, &mut |_| ());
         assert!(e.is_err());
+    }
+
+    #[test]
+    fn run_items_against_an_opponent_gives_the_one_batch_numbers() {
+        let tasks = vec![("tic_tac_toe".to_string(), 3), ("caesar".to_string(), 1)];
+        let opts = RolloutOptions { seed: 5, ..Default::default() };
+        let (n, k) = (10, 2);
+        let want = evaluate_vs(
+            &mut OraclePolicy::new(5),
+            Some(&mut RandomPolicy::new(5)),
+            &tasks,
+            n,
+            k,
+            HELD_OUT_BASE,
+            &opts,
+        )
+        .unwrap();
+        let (mut a, mut b) = (OraclePolicy::new(5), OraclePolicy::new(5));
+        let mut lanes: Vec<&mut (dyn Policy + Send)> = vec![&mut a, &mut b];
+        let mut results = Vec::new();
+        let all = items(&tasks, n, k);
+        run_items(&mut lanes, &all, HELD_OUT_BASE, 3, &opts, Some("random"), &mut |r| results.push(r))
+            .unwrap();
+        assert_eq!(summarize(&tasks, n, k, HELD_OUT_BASE, &results), want);
+        // The same seating through `run_seated`, the opponent's outcome read from its slot.
+        let (mut oracle, mut random) = (OraclePolicy::new(5), RandomPolicy::new(5));
+        let mut tables: Vec<Vec<&mut (dyn Policy + Send)>> = vec![vec![&mut oracle, &mut random]];
+        let assign = |spec: &EpisodeSpec, seat: gauntlet_core::AgentId| {
+            versus_slot(spec, seat, gauntlet_rollout::seats(&spec.env))
+        };
+        let (mut seated, mut opponent_wins) = (Vec::new(), 0);
+        run_seated(&mut tables, &all, HELD_OUT_BASE, 4, &opts, &assign, &mut |it, e| {
+            opponent_wins +=
+                usize::from(e.spec.env == "tic_tac_toe" && gauntlet_rollout::outcome(&e, 1).success);
+            seated.push(ItemResult::new(it, HELD_OUT_BASE, &e, "oracle"));
+        })
+        .unwrap();
+        assert_eq!(summarize(&tasks, n, k, HELD_OUT_BASE, &seated), want);
+        assert_eq!(opponent_wins, 0, "random never beats minimax");
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! [`load_model`] is the one loader of the specs with weights: `local:PATH` (a training run →
 //! its `final/`, else its latest checkpoint; a checkpoint; a Hugging Face model folder; a PEFT
 //! adapter folder over the base its `adapter_config.json` names) and `gguf:FILE`, each optionally
-//! with a separate `--adapter`.
+//! with a separate `--adapter`. [`load_lanes`] turns any spec into the policy an evaluation plays,
+//! once per lane (`eval --policy`, `--opponent`, `--seat-policy` and `--cross-play` alike).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -13,7 +14,7 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use clap::Args;
 use gauntlet_model::{ChatModel, SamplingParams};
-use gauntlet_rollout::{OpenAiPolicy, PolicySpec};
+use gauntlet_rollout::{LocalPolicy, OpenAiPolicy, Policy, PolicySpec};
 use gauntlet_train::TrainConfig;
 
 /// Settings of an `openai:URL#MODEL` policy (shared by the commands that take a policy).
@@ -156,4 +157,78 @@ pub fn display_name(spec: &PolicySpec, adapter: Option<&Path>) -> String {
         Some(a) => format!("{spec}+adapter:{}", a.display()),
         None => spec.to_string(),
     }
+}
+
+/// How an evaluation plays a loaded policy.
+pub struct PlaySettings<'a> {
+    /// Sampling of a model (`local:`, `gguf:`, `openai:`).
+    pub params: SamplingParams,
+    /// Sequences a local model samples together.
+    pub micro_batch: usize,
+    /// Seed of a scripted policy's choices (`oracle`, `random`).
+    pub seed: u64,
+    /// Requests in flight for an HTTP policy.
+    pub concurrency: usize,
+    /// The HTTP settings of an `openai:` policy.
+    pub http: &'a HttpArgs,
+}
+
+/// A policy loaded for an evaluation: one copy per lane.
+pub struct LanePolicies {
+    /// The name it reports (and `--results` files record).
+    pub name: String,
+    /// One policy per lane: clones of one HTTP policy (sharing its connection limit), fresh
+    /// scripted policies with the same seed, or the one local model (one lane).
+    pub lanes: Vec<Box<dyn Policy + Send>>,
+    /// The HTTP policy, for its request counts.
+    pub http: Option<OpenAiPolicy>,
+}
+
+/// The lanes an evaluation of these policies plays on: one when any of them holds weights in
+/// this process (there is one copy of the model), two when an HTTP policy is among them (so one
+/// chunk's slowest request does not idle the server), else one. Results do not depend on it.
+pub fn lane_count<'a>(specs: impl IntoIterator<Item = &'a PolicySpec>) -> usize {
+    let specs: Vec<&PolicySpec> = specs.into_iter().collect();
+    if specs.iter().any(|s| s.loads_weights()) {
+        1
+    } else if specs.iter().any(|s| matches!(s, PolicySpec::OpenAi { .. })) {
+        2
+    } else {
+        1
+    }
+}
+
+/// Loads or connects `spec` (with `adapter` for `local:`/`gguf:`) for an evaluation on `lanes`
+/// lanes ([`lane_count`]). Weights are loaded by [`load_model`]; the caller sets up the compute
+/// pool first (`commands::compute::setup_compute`).
+pub fn load_lanes(
+    spec: &PolicySpec,
+    adapter: Option<&Path>,
+    settings: &PlaySettings,
+    lanes: usize,
+) -> anyhow::Result<LanePolicies> {
+    let lanes = lanes.max(1);
+    let mut http = None;
+    let copies: Vec<Box<dyn Policy + Send>> = match spec {
+        PolicySpec::Local(_) | PolicySpec::Gguf(_) => {
+            if lanes > 1 {
+                bail!("`{spec}` holds its weights in this process: it plays on one lane");
+            }
+            let chat = load_model(spec, adapter)?;
+            let mut lp = LocalPolicy::new(chat, settings.params.clone(), display_name(spec, adapter));
+            lp.micro_batch = settings.micro_batch;
+            vec![Box::new(lp)]
+        }
+        PolicySpec::OpenAi { .. } => {
+            let p = settings.http.policy(spec, settings.params.clone(), settings.concurrency)?;
+            http = Some(p.clone());
+            (0..lanes).map(|_| -> Box<dyn Policy + Send> { Box::new(p.clone()) }).collect()
+        }
+        scripted => match (0..lanes).map(|_| scripted.scripted(settings.seed)).collect::<Option<Vec<_>>>() {
+            Some(copies) => copies,
+            None => bail!("`{scripted}` cannot be evaluated"),
+        },
+    };
+    let name = copies[0].name();
+    Ok(LanePolicies { name, lanes: copies, http })
 }

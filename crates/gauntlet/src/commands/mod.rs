@@ -4,6 +4,7 @@ mod advantages;
 mod bench;
 mod compare;
 mod compute;
+mod cross_play;
 mod eval;
 mod export;
 pub mod generate;
@@ -49,8 +50,9 @@ pub enum Command {
     /// Train a policy: SFT on oracle solutions, then RL (no arguments: the built-in default run).
     Train(train::TrainArgs),
     /// Evaluate a policy (local run, GGUF model, OpenAI-compatible server, oracle, random) on
-    /// held-out problems.
-    Eval(eval::EvalArgs),
+    /// held-out problems, against any opponent at any seat; or cross-play several policies
+    /// (`--cross-play`: win/draw/loss matrix and ratings).
+    Eval(Box<eval::EvalArgs>),
     /// Compare suite results (`results.json` of `gauntlet eval --suite`) side by side, with paired
     /// 95% intervals.
     Compare(compare::CompareArgs),
@@ -70,7 +72,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Play(args) => play::exec(args),
         Command::Serve(cmd) => serve::exec(cmd),
         Command::Train(args) => train::exec(args),
-        Command::Eval(args) => eval::exec(args),
+        Command::Eval(args) => eval::exec(*args),
         Command::Compare(args) => compare::exec(args),
         Command::Export(args) => export::exec(args),
     }

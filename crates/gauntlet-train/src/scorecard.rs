@@ -257,8 +257,9 @@ const LEVEL_COLORS: [RGBColor; 5] = [
     RGBColor(166, 216, 84),
 ];
 
-/// Red (0) through yellow (0.5) to green (1).
-fn heat(rate: f64) -> RGBColor {
+/// Red (0) through yellow (0.5) to green (1): the colour of a rate in every heat map (suite
+/// scorecards, cross-play matrices).
+pub fn heat(rate: f64) -> RGBColor {
     let lerp = |a: (f64, f64, f64), b: (f64, f64, f64), t: f64| {
         RGBColor((a.0 + (b.0 - a.0) * t) as u8, (a.1 + (b.1 - a.1) * t) as u8, (a.2 + (b.2 - a.2) * t) as u8)
     };

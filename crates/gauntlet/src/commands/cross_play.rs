@@ -44,6 +44,7 @@ use gauntlet_core::Rng;
 use gauntlet_model::SamplingParams;
 use gauntlet_rollout::{Episode, EpisodeSpec, Policy, PolicySpec, RolloutOptions};
 use gauntlet_train::eval::{self, wilson_interval};
+use gauntlet_train::scorecard::heat;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use serde::Serialize;
@@ -888,20 +889,6 @@ fn rect(area: &Area, (x0, y0): (i32, i32), (x1, y1): (i32, i32), color: RGBColor
 }
 
 const INK: RGBColor = RGBColor(40, 40, 40);
-
-/// Red (0) through yellow (0.5) to green (1), as the suite scorecards colour rates.
-fn heat(rate: f64) -> RGBColor {
-    let lerp = |a: (f64, f64, f64), b: (f64, f64, f64), t: f64| {
-        RGBColor((a.0 + (b.0 - a.0) * t) as u8, (a.1 + (b.1 - a.1) * t) as u8, (a.2 + (b.2 - a.2) * t) as u8)
-    };
-    let (red, yellow, green) = ((215.0, 48.0, 39.0), (254.0, 224.0, 139.0), (26.0, 152.0, 80.0));
-    let t = rate.clamp(0.0, 1.0);
-    if t < 0.5 {
-        lerp(red, yellow, t * 2.0)
-    } else {
-        lerp(yellow, green, (t - 0.5) * 2.0)
-    }
-}
 
 /// Column letters of the heat map: `A`, `B`, …, then numbers past 26 policies.
 fn column_label(j: usize) -> String {

@@ -61,6 +61,7 @@ pub mod logprobs;
 pub mod lora;
 pub mod prefix_store;
 pub mod pretrained;
+mod remat;
 pub mod rope;
 pub mod sampling;
 mod tokenizer;
@@ -72,6 +73,7 @@ pub use error::{Error, Result};
 pub use kv_cache::{KvCache, RowPrefix};
 pub use llama::{rms_norm_slow, Block, Llama, Mlp};
 pub use prefix_store::PrefixStore;
+pub use remat::Remat;
 pub use sampling::{
     generate, generate_rows, generate_rows_reusing, generate_seeded, ChatModel, Completion, FinishReason,
     Row, RowEvent, SamplingParams,

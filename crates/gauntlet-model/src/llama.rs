@@ -330,17 +330,42 @@ impl Llama {
         mask: &Tensor,
         mut cache: Option<&mut KvCache>,
     ) -> Result<Tensor> {
-        let (b, t) = ids.dims2()?;
-        let mut x = self.embed_tokens.index_select(&ids.flatten_all()?, 0)?.reshape((b, t, ()))?;
+        let t = ids.dim(1)?;
+        let mut x = self.embed(ids)?;
         let (cos, sin) = self.rope.tables(positions, t)?;
-        for (l, block) in self.layers.iter().enumerate() {
-            let n = self.norm(&x, &block.input_layernorm)?;
+        for l in 0..self.layers.len() {
             let c = cache.as_deref_mut().map(|c| (c, l));
-            let a = block.self_attn.forward(&n, &self.rope, &cos, &sin, mask, c, self.fused)?;
-            x = (x + a)?;
-            let n = self.norm(&x, &block.post_attention_layernorm)?;
-            x = (&x + block.mlp.forward(&n, self.fused)?)?;
+            x = self.block(l, &x, (&cos, &sin), mask, c)?;
         }
         self.norm(&x, &self.norm)
+    }
+
+    /// Block `l` on the hidden states `x` (`[batch, t, hidden]`):
+    /// `a = x + Attn(RMSNorm(x))`, then `a + Mlp(RMSNorm(a))`.
+    pub(crate) fn block(
+        &self,
+        l: usize,
+        x: &Tensor,
+        (cos, sin): (&Tensor, &Tensor),
+        mask: &Tensor,
+        cache: Option<(&mut KvCache, usize)>,
+    ) -> Result<Tensor> {
+        let block = &self.layers[l];
+        let n = self.norm(x, &block.input_layernorm)?;
+        let a = block.self_attn.forward(&n, &self.rope, cos, sin, mask, cache, self.fused)?;
+        let x = (x + a)?;
+        let n = self.norm(&x, &block.post_attention_layernorm)?;
+        Ok((&x + block.mlp.forward(&n, self.fused)?)?)
+    }
+
+    /// The embedding rows of `ids` (`[batch, t]`) → `[batch, t, hidden]`.
+    pub(crate) fn embed(&self, ids: &Tensor) -> Result<Tensor> {
+        let (b, t) = ids.dims2()?;
+        Ok(self.embed_tokens.index_select(&ids.flatten_all()?, 0)?.reshape((b, t, ()))?)
+    }
+
+    /// The final RMSNorm (`model.norm`).
+    pub(crate) fn final_norm(&self, x: &Tensor) -> Result<Tensor> {
+        self.norm(x, &self.norm)
     }
 }

@@ -282,3 +282,35 @@ fn long_sequences_train_through_memory_efficient_attention_with_the_same_gradien
         assert!(max_diff(a, b) / scale < 1e-3, "a gradient differs by {} (of {scale})", max_diff(a, b));
     }
 }
+
+/// Activation checkpointing gives every parameter (embedding, blocks, norm, head) the plain
+/// backward's gradient, with short sequences (composite attention) and long ones
+/// (memory-efficient attention), and the same logits.
+#[test]
+fn activation_checkpointing_gives_the_plain_backwards_gradients() {
+    let dev = Device::Cpu;
+    let long: Vec<u32> = (0..2 * 520u32).map(|i| (i * 7 + 3) % 16).collect();
+    for ids in [batch(&dev), Tensor::from_vec(long, (2, 520), &dev).unwrap()] {
+        let (b, t) = ids.dims2().unwrap();
+        let picks: Vec<u32> = (0..(b * t) as u32).step_by(3).collect();
+        let picks = Tensor::new(picks.as_slice(), &dev).unwrap();
+        let (model, vm) = checkpoint::new_model(&qwen_like(16), &dev, 3).unwrap();
+        let loss = |z: &Tensor| z.sqr().unwrap().mean_all().unwrap();
+        let z = model.forward_at(&ids, &picks).unwrap();
+        let plain = loss(&z).backward().unwrap();
+        let (zr, remat) = model.forward_at_remat(&ids, &picks).unwrap();
+        assert!(max_diff(&z, &zr) < 1e-6, "logits differ by {}", max_diff(&z, &zr));
+        let rematted = remat.backward(&model, &loss(&zr)).unwrap();
+        let vars = sorted_vars(&vm);
+        assert!(vars.iter().any(|(n, _)| n.contains("embed_tokens")));
+        for (name, v) in vars {
+            let (a, r) = (plain.get(v.as_tensor()).unwrap(), rematted.get(v.as_tensor()).unwrap());
+            let scale = a.abs().unwrap().max_all().unwrap().to_scalar::<f32>().unwrap().max(1e-6);
+            assert!(
+                max_diff(a, r) / scale < 1e-5,
+                "{name}: gradients differ by {} (of {scale})",
+                max_diff(a, r)
+            );
+        }
+    }
+}

@@ -124,6 +124,18 @@ impl Packed {
         let logits = model.forward_at(&self.ids, &self.positions)?;
         Ok((logits.reshape((b, w, ()))?, self.targets.clone()))
     }
+
+    /// [`Packed::logits_and_targets`] with activation checkpoints
+    /// ([`gauntlet_model::Llama::forward_at_remat`]): take the gradients of a loss of these
+    /// logits with the returned [`gauntlet_model::Remat`]'s `backward`.
+    pub fn logits_and_targets_remat(
+        &self,
+        model: &gauntlet_model::Llama,
+    ) -> gauntlet_model::Result<(Tensor, Tensor, gauntlet_model::Remat)> {
+        let (b, w) = self.targets.dims2()?;
+        let (logits, remat) = model.forward_at_remat(&self.ids, &self.positions)?;
+        Ok((logits.reshape((b, w, ()))?, self.targets.clone(), remat))
+    }
 }
 
 #[cfg(test)]

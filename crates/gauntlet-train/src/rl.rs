@@ -440,7 +440,13 @@ impl Trainer {
                 let mut acc: Vec<Option<Tensor>> = vec![None; self.opt.len()];
                 for micro in mb_seqs.chunks(micro_batch) {
                     let p = pack(micro, &dev)?;
-                    let (z, y) = p.logits_and_targets(&self.chat.model)?;
+                    let (z, y, remat) = if rl.activation_checkpointing {
+                        let (z, y, r) = p.logits_and_targets_remat(&self.chat.model)?;
+                        (z, y, Some(r))
+                    } else {
+                        let (z, y) = p.logits_and_targets(&self.chat.model)?;
+                        (z, y, None)
+                    };
                     let z = self.tempered(z)?;
                     let lp = token_logprobs(&z, &y)?;
                     if !recompute && epoch == 0 {
@@ -467,7 +473,10 @@ impl Trainer {
                         loss = (loss + (aggregate(&kl, &p.mask, agg, &norm)? * rl.kl_coef)?)?;
                     }
                     add("loss", loss.to_dtype(DType::F64)?.to_scalar::<f64>()?);
-                    let grads = loss.backward()?;
+                    let grads = match remat {
+                        Some(r) => r.backward(&self.chat.model, &loss)?,
+                        None => loss.backward()?,
+                    };
                     crate::optim::AdamW::accumulate(&mut acc, self.opt.collect(&grads))?;
                 }
                 let stats = self.opt.step_with(acc, lr)?;

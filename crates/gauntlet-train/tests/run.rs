@@ -311,3 +311,33 @@ fn a_tiny_lora_run_writes_a_peft_adapter_and_resumes_exactly() {
         let _ = std::fs::remove_dir_all(d);
     }
 }
+
+/// `rl.activation_checkpointing` recomputes the layers in the backward pass instead of keeping
+/// their activations: the updates are the plain run's (gradient norms and losses to 1e-5).
+#[test]
+fn activation_checkpointing_trains_the_same_updates() {
+    let (a, b) = (tmp("plain-backward"), tmp("checkpointed-backward"));
+    let mut c = tiny(&a);
+    c.model.num_hidden_layers = 2;
+    c.eval.every = 0;
+    c.rl.steps = 2;
+    Trainer::new(c.clone()).unwrap().run(&mut Quiet).unwrap();
+    c.run_dir = b.display().to_string();
+    c.rl.activation_checkpointing = true;
+    Trainer::new(c).unwrap().run(&mut Quiet).unwrap();
+    let steps = |d: &std::path::Path| -> Vec<(f64, f64)> {
+        comparable(d)
+            .into_iter()
+            .filter(|r| r.get("phase").and_then(|p| p.as_str()) == Some("rl"))
+            .map(|r| (r["grad_norm"].as_f64().unwrap(), r["loss"].as_f64().unwrap()))
+            .collect()
+    };
+    let (pa, pb) = (steps(&a), steps(&b));
+    assert_eq!(pa.len(), 2, "{pa:?}");
+    for ((ga, la), (gb, lb)) in pa.iter().zip(&pb) {
+        assert!(*ga > 0.0 && (ga - gb).abs() <= 1e-5 * ga.abs().max(1e-3), "grad norms {ga} vs {gb}");
+        assert!((la - lb).abs() <= 1e-5 * la.abs().max(1e-3), "losses {la} vs {lb}");
+    }
+    let _ = std::fs::remove_dir_all(&a);
+    let _ = std::fs::remove_dir_all(&b);
+}

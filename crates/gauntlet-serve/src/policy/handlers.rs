@@ -8,7 +8,7 @@ use std::sync::Arc;
 use axum::body::{Body, Bytes};
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use gauntlet_core::rng::splitmix64;
@@ -18,6 +18,7 @@ use tokio::sync::mpsc::UnboundedReceiver;
 
 use super::request::{self, ChatRequest, Limits};
 use super::response::{finish_name, logprob_entry, sse, usage};
+use super::traces::{Call, RewardReport, EPISODE_HEADER};
 use super::worker::{Event, Job, JobRow, SubmitError};
 use super::PolicyState;
 use crate::blocking::{blocking, HEAVY_BODY_BYTES};
@@ -51,6 +52,7 @@ pub async fn model(State(st): State<PolicyState>, Path(id): Path<String>) -> Api
 pub async fn health(State(st): State<PolicyState>) -> Json<Value> {
     let w = &st.worker.stats;
     let r = Ordering::Relaxed;
+    let (open, finished, abandoned) = st.traces.counts();
     Json(json!({
         "status": "ok",
         "version": env!("CARGO_PKG_VERSION"),
@@ -62,6 +64,10 @@ pub async fn health(State(st): State<PolicyState>) -> Json<Value> {
         "tokens": w.tokens.load(r),
         "rejected": w.rejected.load(r),
         "panics": w.panics.load(r) + st.handler_panics.load(r),
+        "policy_version": st.traces.version(),
+        "episodes_open": open,
+        "episodes_finished": finished,
+        "episodes_abandoned": abandoned,
     }))
 }
 
@@ -94,15 +100,41 @@ async fn prompt_ids(st: &PolicyState, req: &ChatRequest) -> ApiResult<Vec<u32>> 
 /// `POST /v1/chat/completions`.
 pub async fn chat_completions(
     State(st): State<PolicyState>,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    match completions(st, body).await {
+    match completions(st, &headers, body).await {
         Ok(resp) => resp,
         Err(e) => e.into_response(),
     }
 }
 
-async fn completions(st: PolicyState, body: Result<Bytes, BytesRejection>) -> ApiResult<Response> {
+/// The episode a request is tagged with ([`EPISODE_HEADER`]), checked before sampling.
+fn episode_of(st: &PolicyState, headers: &HeaderMap, req: &ChatRequest) -> ApiResult<Option<String>> {
+    let Some(v) = headers.get(EPISODE_HEADER) else { return Ok(None) };
+    let id = v.to_str().map_err(|_| {
+        ApiError::bad_request("bad_episode_id", format!("`{EPISODE_HEADER}` must be visible ASCII"))
+            .with_param(EPISODE_HEADER)
+    })?;
+    if req.n != 1 {
+        return Err(ApiError::bad_request(
+            "episode_n",
+            format!(
+                "a request tagged `{EPISODE_HEADER}` samples one trajectory: `n` must be 1, not {}",
+                req.n
+            ),
+        )
+        .with_param("n"));
+    }
+    st.traces.check_open(id)?;
+    Ok(Some(id.to_string()))
+}
+
+async fn completions(
+    st: PolicyState,
+    headers: &HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Response> {
     let bytes = body.map_err(|r| {
         if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::too_large(format!(
@@ -123,6 +155,7 @@ async fn completions(st: PolicyState, body: Result<Bytes, BytesRejection>) -> Ap
     if req.model != st.config.name {
         return Err(unknown_model(&st, &req.model));
     }
+    let episode = episode_of(&st, headers, &req)?;
     let prompt = prompt_ids(&st, &req).await?;
     let room = st.positions.saturating_sub(prompt.len());
     if room == 0 {
@@ -184,7 +217,21 @@ async fn completions(st: PolicyState, body: Result<Bytes, BytesRejection>) -> Ap
         ),
         SubmitError::Stopped => ApiError::capacity("worker_stopped", "the model worker has stopped"),
     })?;
+    let trace = episode.map(|id| Trace {
+        id,
+        call: Call {
+            messages: req.messages.clone(),
+            prompt_ids: prompt.clone(),
+            response_ids: vec![],
+            logprobs: vec![],
+            text: String::new(),
+            finish: gauntlet_episode::Finish::Length,
+            temperature: req.temperature,
+            policy_version: st.traces.version(),
+        },
+    });
     let meta = Meta {
+        trace: std::sync::Mutex::new(trace),
         id: format!("chatcmpl-{:016x}", splitmix64(st.epoch ^ splitmix64(number))),
         created: unix_now(),
         model: st.config.name.clone(),
@@ -215,6 +262,8 @@ fn unix_now() -> u64 {
 
 /// What every chunk and answer of one request shares.
 struct Meta {
+    /// The call being recorded for a tagged episode (choice 0), taken when it is done.
+    trace: std::sync::Mutex<Option<Trace>>,
     id: String,
     created: u64,
     model: String,
@@ -224,7 +273,38 @@ struct Meta {
     st: PolicyState,
 }
 
+/// A tagged request's call as it is sampled.
+struct Trace {
+    id: String,
+    call: Call,
+}
+
 impl Meta {
+    /// Adds a sampled token of choice 0 to the recorded call.
+    fn trace_token(&self, choice: usize, token: u32, logprob: f32) {
+        if choice == 0 {
+            if let Some(t) = self.trace.lock().unwrap_or_else(|p| p.into_inner()).as_mut() {
+                t.call.response_ids.push(token);
+                t.call.logprobs.push(logprob);
+            }
+        }
+    }
+
+    /// Records the finished call of choice 0 in its episode.
+    fn trace_done(&self, choice: usize, text: &str, finish: FinishReason) {
+        if choice != 0 {
+            return;
+        }
+        if let Some(mut t) = self.trace.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            t.call.text = text.to_string();
+            t.call.finish = match finish {
+                FinishReason::Length => gauntlet_episode::Finish::Length,
+                _ => gauntlet_episode::Finish::Stop,
+            };
+            self.st.traces.record(&t.id, t.call);
+        }
+    }
+
     fn entry(&self, token: u32, logprob: f32, top: &[(u32, f32)]) -> Value {
         logprob_entry(&self.st.chat.tokenizer, token, logprob, top, self.req.tokens_as_ids)
     }
@@ -250,6 +330,7 @@ async fn whole(meta: Meta, mut rx: UnboundedReceiver<Event>) -> ApiResult<Respon
     while open > 0 {
         match rx.recv().await {
             Some(Event::Token { choice, token, logprob, top, .. }) => {
+                meta.trace_token(choice, token, logprob);
                 acc[choice].tokens.push(token);
                 if meta.req.logprobs {
                     let e = meta.entry(token, logprob, &top);
@@ -257,6 +338,7 @@ async fn whole(meta: Meta, mut rx: UnboundedReceiver<Event>) -> ApiResult<Respon
                 }
             }
             Some(Event::Done { choice, text, finish }) => {
+                meta.trace_done(choice, &text, finish);
                 acc[choice].text = text;
                 acc[choice].finish = Some(finish);
                 open -= 1;
@@ -345,6 +427,7 @@ impl Streaming {
         let req = &self.meta.req;
         match event {
             Some(Event::Token { choice, token, logprob, top, text }) => {
+                self.meta.trace_token(choice, token, logprob);
                 self.completion += 1;
                 let mut ch = json!({
                     "index": choice,
@@ -358,7 +441,8 @@ impl Streaming {
                 let c = self.chunk(vec![ch]);
                 self.frames.push_back(sse(&c));
             }
-            Some(Event::Done { choice, finish, .. }) => {
+            Some(Event::Done { choice, finish, text }) => {
+                self.meta.trace_done(choice, &text, finish);
                 let c = self.chunk(vec![json!({
                     "index": choice, "delta": {}, "logprobs": null, "finish_reason": finish_name(finish),
                 })]);
@@ -417,4 +501,37 @@ fn stream(meta: Meta, rx: UnboundedReceiver<Event>) -> Response {
         Body::from_stream(body),
     )
         .into_response()
+}
+
+/// `POST /v1/episodes/{id}/reward`: finishes a tagged episode with its reward (see
+/// [`super::traces`]); answers the episode's summary.
+pub async fn episode_reward(
+    State(st): State<PolicyState>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Json<Value>> {
+    let bytes = body.map_err(|r| {
+        ApiError::bad_request("unreadable_body", format!("could not read the request body: {r}"))
+    })?;
+    let report = RewardReport::decode(&parse_json(&bytes)?)?;
+    let r = st.traces.reward(&id, report)?;
+    Ok(Json(json!({
+        "id": r.id,
+        "object": "episode",
+        "calls": r.episode.turns.len(),
+        "return": r.episode.returns.first().copied().unwrap_or(0.0),
+        "success": r.episode.success,
+        "policy_versions": r.episode.turns.iter().map(|t| t.policy_version).collect::<Vec<_>>(),
+    })))
+}
+
+/// `GET /v1/episodes/{id}`: an open episode's calls so far.
+pub async fn episode(State(st): State<PolicyState>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+    match st.traces.calls(&id) {
+        Some(calls) => Ok(Json(json!({"id": id, "object": "episode", "status": "open", "calls": calls}))),
+        None => Err(ApiError::not_found(
+            "unknown_episode",
+            format!("no open episode `{id}` (never tagged, already rewarded, or abandoned)"),
+        )),
+    }
 }

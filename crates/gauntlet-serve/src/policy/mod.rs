@@ -8,7 +8,9 @@
 //! | `GET /health` | liveness plus counters (requests, batches, rows, tokens, rejected); no key needed |
 //! | `GET /v1/models` | `{"object": "list", "data": [{"id": NAME, "object": "model", …}]}` |
 //! | `GET /v1/models/{id}` | the model card, or 404 |
-//! | `POST /v1/chat/completions` | a chat completion, whole or streamed (`stream: true`) |
+//! | `POST /v1/chat/completions` | a chat completion, whole or streamed (`stream: true`); with the header `x-gauntlet-episode: ID` the call is recorded in that episode ([`traces`]) |
+//! | `GET /v1/episodes/{id}` | an open episode's calls so far |
+//! | `POST /v1/episodes/{id}/reward` | the episode's reward: finishes it into a trace record ([`traces`]) |
 //!
 //! Request fields: `model`, `messages` (roles `system`, `developer`, `user`, `assistant`,
 //! `tool`; content a string or text parts), `temperature` (0..=2, 0 = greedy), `top_p`, `n`,
@@ -74,6 +76,7 @@
 pub mod handlers;
 pub mod request;
 pub mod response;
+pub mod traces;
 pub mod worker;
 
 use std::future::Future;
@@ -130,6 +133,11 @@ pub struct PolicyServerConfig {
     pub max_top_logprobs: usize,
     /// Base of the seeds of requests that give none (default 0).
     pub seed: u64,
+    /// Where finished episode traces are appended, one JSON line each (default none: they are
+    /// only queued in memory); see [`traces`].
+    pub traces: Option<std::path::PathBuf>,
+    /// Seconds a tagged episode may go without a call before it is abandoned (default 600).
+    pub episode_timeout_s: u64,
 }
 
 impl Default for PolicyServerConfig {
@@ -147,6 +155,8 @@ impl Default for PolicyServerConfig {
             max_n: 16,
             max_top_logprobs: 20,
             seed: 0,
+            traces: None,
+            episode_timeout_s: 600,
         }
     }
 }
@@ -183,6 +193,8 @@ pub struct PolicyState {
     pub epoch: u64,
     /// Handler panics caught (each answered 500; there should be none).
     pub handler_panics: Arc<AtomicU64>,
+    /// Tagged episodes' calls and rewards.
+    pub traces: Arc<traces::TraceStore>,
 }
 
 async fn auth(State(st): State<PolicyState>, req: Request, next: Next) -> Response<Body> {
@@ -207,7 +219,7 @@ async fn not_found(req: Request) -> ApiError {
     ApiError::not_found(
         "unknown_route",
         format!(
-            "no route `{} {}`; this server has `GET /v1/models` and `POST /v1/chat/completions`",
+            "no route `{} {}`; this server has `GET /v1/models`, `POST /v1/chat/completions` and `POST /v1/episodes/{{id}}/reward`",
             req.method(),
             req.uri().path()
         ),
@@ -246,11 +258,17 @@ pub fn router(config: PolicyServerConfig, chat: Arc<ChatModel>) -> Result<Router
         created: now.as_secs(),
         epoch: now.as_nanos() as u64,
         handler_panics: Arc::new(AtomicU64::new(0)),
+        traces: Arc::new(traces::TraceStore::new(
+            config.traces.clone(),
+            Duration::from_secs(config.episode_timeout_s.max(1)),
+        )),
     };
     let v1 = Router::new()
         .route("/v1/models", get(handlers::models))
         .route("/v1/models/{id}", get(handlers::model))
         .route("/v1/chat/completions", post(handlers::chat_completions))
+        .route("/v1/episodes/{id}", get(handlers::episode))
+        .route("/v1/episodes/{id}/reward", post(handlers::episode_reward))
         .route_layer(middleware::from_fn_with_state(state.clone(), auth));
     let panics = state.handler_panics.clone();
     Ok(Router::new()

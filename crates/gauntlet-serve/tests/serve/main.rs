@@ -13,4 +13,5 @@ mod openenv;
 mod policy;
 mod policy_client;
 mod structure;
+mod traces;
 mod util;

@@ -58,6 +58,13 @@ pub struct PolicyArgs {
     /// Base of the seeds of requests that give none.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Append each finished episode (calls tagged `x-gauntlet-episode: ID`, then
+    /// `POST /v1/episodes/ID/reward`) to this JSONL file, exactly as sampled.
+    #[arg(long, value_name = "FILE.jsonl")]
+    traces: Option<PathBuf>,
+    /// Seconds a tagged episode may go without a call before it is abandoned (dropped, logged).
+    #[arg(long, value_name = "SECS", default_value_t = 600)]
+    episode_timeout: u64,
     /// CPU threads for the model (0 = all cores).
     #[arg(long, default_value_t = 0)]
     threads: usize,
@@ -132,6 +139,8 @@ pub fn exec(cmd: ServeCommand) -> anyhow::Result<()> {
                 max_body_bytes: a.max_body_bytes,
                 default_max_tokens: a.default_max_tokens,
                 seed: a.seed,
+                traces: a.traces.clone(),
+                episode_timeout_s: a.episode_timeout,
                 ..Default::default()
             };
             let name = config.name.clone();

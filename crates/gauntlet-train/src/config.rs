@@ -221,6 +221,13 @@ pub struct RlConfig {
     /// on SmolLM2-135M, for one more forward pass (~+30% update time). Turn it on when whole
     /// conversations (`full_history`, trajectory aggregation) run to thousands of tokens.
     pub activation_checkpointing: bool,
+    /// Most padded tokens (rows × the longest row) in one forward and backward pass of the
+    /// update, 0 = no bound (verl's `ppo_max_token_len_per_gpu`). Whole conversations vary from
+    /// a few hundred to thousands of tokens, and the update's memory grows with the padded tokens
+    /// of a micro-batch and with its trained tokens (logits over the whole vocabulary): bound
+    /// them here rather than with a smaller `train_micro_batch` for every micro-batch. A longer
+    /// sequence trains alone. The gradients do not depend on the split.
+    pub train_max_tokens: usize,
     /// Who plays the other seats of games: `self` (the learner at every seat: self-play, every
     /// seat's turns are trained on), `random` or `oracle` (a scripted opponent; the learner
     /// takes seat `group mod seats`, so each group keeps one role), or `pool` (each group draws
@@ -516,6 +523,7 @@ impl Default for RlConfig {
             micro_batch: 32,
             train_micro_batch: 0,
             activation_checkpointing: false,
+            train_max_tokens: 0,
             opponent: "self".into(),
             pool: PoolConfig::default(),
             per_seat: false,

@@ -438,7 +438,7 @@ impl Trainer {
                 let longest = mb_seqs.iter().map(|s| s.response_len()).max().unwrap_or(1);
                 let norm = Normaliser::new(tokens as f64, mb_seqs.len() as f64, longest as f64);
                 let mut acc: Vec<Option<Tensor>> = vec![None; self.opt.len()];
-                for micro in mb_seqs.chunks(micro_batch) {
+                for micro in micro_batches(&mb_seqs, micro_batch, rl.train_max_tokens) {
                     let p = pack(micro, &dev)?;
                     let (z, y, remat) = if rl.activation_checkpointing {
                         let (z, y, r) = p.logits_and_targets_remat(&self.chat.model)?;
@@ -498,6 +498,32 @@ impl Trainer {
         let (z, y) = p.logits_and_targets(&self.chat.model)?;
         Ok(token_logprobs(&self.tempered(z)?, &y)?)
     }
+}
+
+/// The update's micro-batches: consecutive runs of `seqs` with at most `max_rows` sequences
+/// and, when `max_tokens > 0`, at most `max_tokens` padded tokens (rows × the longest row's
+/// tokens); a sequence longer than `max_tokens` goes alone. With `max_tokens = 0` these are
+/// `seqs.chunks(max_rows)`. (verl's `ppo_max_token_len_per_gpu` bounds its micro-batches the
+/// same way.) The gradients summed over micro-batches do not depend on the split.
+fn micro_batches<'a, 'b>(seqs: &'a [&'b Seq], max_rows: usize, max_tokens: usize) -> Vec<&'a [&'b Seq]> {
+    let max_rows = max_rows.max(1);
+    let mut out = Vec::new();
+    let (mut start, mut longest) = (0, 0);
+    for (i, s) in seqs.iter().enumerate() {
+        let len = s.ids.len();
+        let rows = i - start;
+        let too_many = rows == max_rows;
+        let too_long = max_tokens > 0 && rows > 0 && (rows + 1) * longest.max(len) > max_tokens;
+        if too_many || too_long {
+            out.push(&seqs[start..i]);
+            (start, longest) = (i, 0);
+        }
+        longest = longest.max(len);
+    }
+    if start < seqs.len() {
+        out.push(&seqs[start..]);
+    }
+    out
 }
 
 /// Stage 4, pack: the rows become training sequences. Under [`Granularity::Trajectory`], the
@@ -782,6 +808,25 @@ mod tests {
         // Tokens through the model: every turn re-encodes its history; the conversation once.
         let encoded = |s: &[Seq]| s.iter().map(|q| q.ids.len()).sum::<usize>();
         assert_eq!((encoded(&per_turn), encoded(&whole)), (2 * (9 + 16 + 23), 2 * 23));
+    }
+
+    /// Micro-batches by rows and by padded tokens: consecutive, every sequence once, within
+    /// both bounds except a sequence longer than the token bound, which goes alone.
+    #[test]
+    fn micro_batches_keep_within_rows_and_padded_tokens() {
+        let lens = [10usize, 30, 5, 5, 50, 8, 8, 8, 100, 3];
+        let seqs: Vec<Seq> =
+            lens.iter().map(|&n| Seq::turn(vec![1; n], n - 1, vec![0.0], vec![0.0])).collect();
+        let refs: Vec<&Seq> = seqs.iter().collect();
+        let sizes = |m: &[&[&Seq]]| m.iter().map(|b| b.len()).collect::<Vec<_>>();
+        assert_eq!(sizes(&micro_batches(&refs, 4, 0)), vec![4, 4, 2]);
+        let m = micro_batches(&refs, 4, 60);
+        assert_eq!(sizes(&m), vec![2, 2, 1, 3, 1, 1]);
+        assert_eq!(m.iter().map(|b| b.len()).sum::<usize>(), lens.len());
+        for b in &m {
+            let padded = b.len() * b.iter().map(|s| s.ids.len()).max().unwrap();
+            assert!(padded <= 60 || b.len() == 1, "{padded}");
+        }
     }
 
     /// Issue 32: sampling seeds of (step, round) or (step, epoch) never collide, however many

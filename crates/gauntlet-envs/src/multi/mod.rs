@@ -37,9 +37,13 @@ pub mod babyai;
 pub mod bandit;
 pub mod battleship_play;
 pub mod blackjack;
+pub mod calendar_assistant;
+pub mod cooking_quest;
 pub mod craft_survival;
 pub mod crossword;
 pub mod dungeon_crawl;
+pub mod escape_room;
+pub mod file_system;
 pub mod flood_it_play;
 pub mod hanoi_play;
 pub mod memory_match;
@@ -50,7 +54,9 @@ pub mod rush_hour_play;
 mod shell;
 pub mod sliding_puzzle_play;
 pub mod snake;
+pub mod spreadsheet;
 pub mod sql_query;
+pub mod taxi;
 pub mod text_adventure;
 pub mod water_jugs_play;
 pub mod web_shop;
@@ -96,6 +102,12 @@ pub fn entries() -> Vec<EnvEntry> {
         shell::entry::<crossword::Crossword>(),
         shell::entry::<craft_survival::CraftSurvival>(),
         shell::entry::<dungeon_crawl::DungeonCrawl>(),
+        shell::entry::<file_system::FileSystem>(),
+        shell::entry::<escape_room::EscapeRoom>(),
+        shell::entry::<spreadsheet::Spreadsheet>(),
+        shell::entry::<taxi::Taxi>(),
+        shell::entry::<cooking_quest::CookingQuest>(),
+        shell::entry::<calendar_assistant::CalendarAssistant>(),
         single("web_shop", [1.0; 5], || Box::new(web_shop::WebShop::default())),
     ]
 }

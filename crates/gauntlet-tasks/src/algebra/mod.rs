@@ -14,6 +14,7 @@ pub mod poly;
 pub mod polynomial_division;
 pub mod polynomial_multiplication;
 pub mod polynomial_roots;
+pub mod triangle_geometry;
 
 use gauntlet_core::DynTask;
 use std::sync::Arc;
@@ -30,5 +31,6 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(coordinate_geometry::CoordinateGeometry),
         Arc::new(convex_hull::ConvexHull),
         Arc::new(matrix_determinant::MatrixDeterminant),
+        Arc::new(triangle_geometry::TriangleGeometry),
     ]
 }

@@ -27,6 +27,7 @@ pub mod reach;
 pub mod roman_numerals;
 pub mod time_intervals;
 pub mod unit_conversion;
+pub mod word_problems;
 
 use gauntlet_core::DynTask;
 use std::sync::Arc;
@@ -54,5 +55,6 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(power_roots::PowerRoots),
         Arc::new(unit_conversion::UnitConversion),
         Arc::new(roman_numerals::RomanNumerals),
+        Arc::new(word_problems::WordProblems),
     ]
 }

@@ -7,13 +7,17 @@ pub mod bipartite;
 pub mod eulerian_trail;
 #[allow(clippy::module_inception)]
 pub mod graph;
+pub mod graph_bridges;
 pub mod graph_coloring;
 pub mod graph_isomorphism;
 pub mod hamiltonian_path;
 pub mod largest_island;
+pub mod min_cut;
+pub mod minimum_spanning_tree;
 pub mod nl_navigation;
 pub mod rotten_oranges;
 pub mod shortest_path;
+pub mod strongly_connected_components;
 pub mod topological_order;
 pub mod word_ladder;
 
@@ -34,5 +38,9 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(rotten_oranges::RottenOranges),
         Arc::new(eulerian_trail::EulerianTrail),
         Arc::new(bipartite::Bipartite),
+        Arc::new(minimum_spanning_tree::MinimumSpanningTree),
+        Arc::new(min_cut::MinCut),
+        Arc::new(strongly_connected_components::StronglyConnectedComponents),
+        Arc::new(graph_bridges::GraphBridges),
     ]
 }

@@ -1,6 +1,7 @@
 //! The `grid` category: Latin-square and placement puzzles on a grid (Sudoku, Binairo, N-Queens,
 //! Futoshiki, magic squares, loop and bridge puzzles).
 
+pub mod aquarium;
 pub mod binairo;
 pub mod binairo_solver;
 pub mod calcudoku;
@@ -11,6 +12,7 @@ pub mod hashi;
 pub mod hitori;
 pub mod kakurasu;
 pub mod kakuro;
+pub mod killer_sudoku;
 pub mod line_solver;
 pub mod magic_square;
 pub mod n_queens;
@@ -18,7 +20,9 @@ pub mod nonogram;
 pub mod norinori;
 pub mod numbrix;
 pub mod rectangle_count;
+pub mod shikaku;
 pub mod skyscraper;
+pub mod slant;
 pub mod slitherlink;
 pub mod star_battle;
 pub mod sudoku;
@@ -55,6 +59,10 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(survo::Survo),
         Arc::new(rectangle_count::RectangleCount),
         Arc::new(thermometers::Thermometers),
+        Arc::new(shikaku::Shikaku),
+        Arc::new(slant::Slant),
+        Arc::new(aquarium::Aquarium),
+        Arc::new(killer_sudoku::KillerSudoku),
     ]
 }
 

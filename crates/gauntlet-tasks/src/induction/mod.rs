@@ -4,6 +4,7 @@
 pub mod arc_1d;
 pub mod arc_2d;
 pub mod blicket;
+pub mod cellular_automaton;
 pub mod custom_operator;
 pub mod list_functions;
 pub mod number_sequence;
@@ -22,5 +23,6 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(custom_operator::CustomOperator),
         Arc::new(blicket::Blicket),
         Arc::new(arc_2d::Arc2d),
+        Arc::new(cellular_automaton::CellularAutomaton),
     ]
 }

@@ -10,6 +10,8 @@ pub mod dyck_language;
 pub mod egocentric_navigation;
 pub mod fol_entailment;
 pub mod formula;
+pub mod goods_exchange;
+pub mod hyperbaton;
 pub mod interval_reasoning;
 pub mod kinship;
 pub mod knights_knaves;
@@ -19,6 +21,7 @@ pub mod sat;
 pub mod self_reference;
 pub mod set_operations;
 pub mod syllogism;
+pub mod table_qa;
 pub mod web_of_lies;
 pub mod zebra;
 pub mod zebra_solver;
@@ -47,6 +50,9 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(egocentric_navigation::EgocentricNavigation),
         Arc::new(set_operations::SetOperations),
         Arc::new(meeting_scheduling::MeetingScheduling),
+        Arc::new(goods_exchange::GoodsExchange),
+        Arc::new(hyperbaton::Hyperbaton),
+        Arc::new(table_qa::TableQa),
     ]
 }
 

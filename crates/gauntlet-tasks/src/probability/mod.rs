@@ -1,6 +1,7 @@
 //! The `probability` category: exact probability and causal inference.
 
 pub mod bayes_net;
+pub mod binomial_probability;
 pub mod combinatorics;
 pub mod dice_probability;
 pub mod urn_probability;
@@ -15,5 +16,6 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(dice_probability::DiceProbability),
         Arc::new(urn_probability::UrnProbability),
         Arc::new(combinatorics::Combinatorics),
+        Arc::new(binomial_probability::BinomialProbability),
     ]
 }

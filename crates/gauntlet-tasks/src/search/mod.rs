@@ -2,10 +2,13 @@
 //! Rubik's cube.
 
 pub mod board;
+pub mod coin_change;
 pub mod cube2;
+pub mod huffman_code;
 pub mod knapsack;
 pub mod light_up;
 pub mod lights_out;
+pub mod longest_common_subsequence;
 pub mod maze;
 pub mod meeting_rooms;
 pub mod minesweeper;
@@ -25,5 +28,8 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(lights_out::LightsOut),
         Arc::new(knapsack::Knapsack),
         Arc::new(meeting_rooms::MeetingRooms),
+        Arc::new(longest_common_subsequence::LongestCommonSubsequence),
+        Arc::new(coin_change::CoinChange),
+        Arc::new(huffman_code::HuffmanCode),
     ]
 }

@@ -124,7 +124,21 @@ _FREE_TOOL = {
     "rush_hour_play": ("slide", "move", "`CAR direction`, e.g. `X right`"),
     "maze_explore": ("go", "direction", "a compass direction"),
 }
-_RESERVED = {"reset", "get_reward"}
+# Names an environment class already uses (TRL's API and the episode state): an action word
+# spelled like one (calendar_assistant's `done`) becomes a tool with a trailing underscore.
+_RESERVED = {
+    "reset",
+    "get_reward",
+    "done",
+    "reward",
+    "turns",
+    "env",
+    "env_name",
+    "level",
+    "seat",
+    "tool_calls",
+    "action_tools",
+}
 _MAX_CLOSED = 10  # at most this many argument-free tools, one per action word
 _MAX_VERBS = 6  # at most this many verb tools taking the rest of the action as `args`
 _IDENT = re.compile(r"^[a-z][a-z_]*$")

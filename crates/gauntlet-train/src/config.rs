@@ -43,6 +43,14 @@ pub struct TrainConfig {
     pub eval: EvalConfig,
     /// Checkpointing.
     pub checkpoint: CheckpointConfig,
+    /// Serve the policy while training (`[serve]`: the policy server's settings, as in
+    /// `gauntlet serve policy`: `port`, `host`, `api_key`, `traces`, `episode_timeout_s`, …).
+    /// The trainer opens an OpenAI-compatible endpoint over its current weights and swaps in the
+    /// new weights after every RL update; each answer's traces carry the version (the optimiser
+    /// step) that sampled it. With `rl.source = "agents"` the RL steps train on the episodes
+    /// outside agents play through it. Absent (the default): nothing is served.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub serve: Option<gauntlet_serve::policy::PolicyServerConfig>,
 }
 
 /// The policy: a fresh model of a given shape, or a Hugging Face checkpoint folder.
@@ -264,6 +272,16 @@ pub struct RlConfig {
     /// groups, those whose learner returns vary the most (standard deviation; ties keep the
     /// earlier group), rounded up. 1 = keep every group.
     pub keep_groups: f64,
+    /// Where the RL episodes come from: `self` (the trainer plays the task mix) or `agents`
+    /// (outside agents play through the endpoint of `[serve]`, tagging their calls with an
+    /// episode id and reporting each episode's reward; a step trains once
+    /// `prompts_per_step · group_size` finished episodes have arrived, grouped by the task,
+    /// seed and level they report). See docs/training.md, "Training any agent".
+    pub source: String,
+    /// Most policy versions (optimiser steps) an episode may lag behind the weights being
+    /// trained: an episode any of whose calls was sampled by weights more than this many updates
+    /// old is dropped and counted (`stale_dropped`). Only `rl.source = "agents"` can lag.
+    pub max_staleness: usize,
     /// Optimiser.
     pub optim: OptimConfig,
 }
@@ -438,6 +456,7 @@ impl Default for TrainConfig {
             rl: RlConfig { dynamic_sampling: true, steps: 120, ..RlConfig::default() },
             eval: EvalConfig::default(),
             checkpoint: CheckpointConfig::default(),
+            serve: None,
         }
     }
 }
@@ -531,6 +550,8 @@ impl Default for RlConfig {
             turn_weight: TurnWeight::Turn,
             invalid_penalty: 0.0,
             format_reward: 0.0,
+            source: "self".into(),
+            max_staleness: 0,
             keep_groups: 1.0,
             optim: OptimConfig { lr: 3e-4, warmup_steps: 5, min_lr_ratio: 1.0, ..Default::default() },
         }
@@ -670,6 +691,16 @@ impl TrainConfig {
                 "`rl.invalid_penalty` must be a finite number ≥ 0 (it is subtracted), got {}",
                 rl.invalid_penalty
             ));
+        }
+        if rl.source != "self" && rl.source != "agents" {
+            return Err(format!("`rl.source` must be `self` or `agents`, got `{}`", rl.source));
+        }
+        if rl.source == "agents" && self.serve.is_none() {
+            return Err(
+                "`rl.source = \"agents\"` trains on episodes played through the trainer's endpoint: \
+                        add a `[serve]` section (e.g. `port = 8000`)"
+                    .into(),
+            );
         }
         if !(0.0..=1.0).contains(&rl.format_reward) {
             return Err(format!("`rl.format_reward` must be in [0, 1], got {}", rl.format_reward));

@@ -36,6 +36,7 @@ pub mod report;
 mod rl;
 pub mod scorecard;
 pub mod seeds;
+pub mod serving;
 mod sft;
 mod state;
 mod streams;

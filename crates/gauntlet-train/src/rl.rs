@@ -79,7 +79,8 @@ impl Trainer {
     pub(crate) fn rl_step(&mut self) -> Result<String, TrainError> {
         let t0 = Instant::now();
         let s = self.state.rl_step;
-        let (episodes, sampled_groups) = self.collect(s)?;
+        let (episodes, sampled_groups) =
+            if self.cfg.rl.source == "agents" { self.collect_agents() } else { self.collect(s)? };
         let sample_secs = t0.elapsed().as_secs_f64();
         let mut batch = self.rows(&episodes);
         let mut rec = Map::new();
@@ -100,7 +101,16 @@ impl Trainer {
             // Tokens each forward pass of the update encodes (prompts included): what the
             // trajectory form saves over per-turn rows when conversations are kept.
             rec.insert("encoded_tokens".into(), json!(seqs.iter().map(|q| q.ids.len()).sum::<usize>()));
-            self.update(seqs, lr, &mut rec)?;
+            match self.serving.as_ref().filter(|sv| sv.shared).map(|sv| sv.live.clone()) {
+                // The served model shares the variables: no batch samples while they move.
+                Some(live) => live.exclusive(|| self.update(seqs, lr, &mut rec))?,
+                None => self.update(seqs, lr, &mut rec)?,
+            }
+            self.swap_served()?;
+        }
+        if self.cfg.rl.source == "agents" {
+            rec.insert("stale_dropped".into(), json!(self.agent_episodes.stale));
+            rec.insert("off_temperature_dropped".into(), json!(self.agent_episodes.off_temperature));
         }
         self.snapshot_for_pool(s)?;
         self.log_step(rec, t0, sample_secs)
@@ -169,6 +179,25 @@ impl Trainer {
         // The policy is dropped here: its prefix store's keys and values are stale once the
         // weights move.
         Ok((episodes, sampler.offered()))
+    }
+
+    /// Stage 1 with `rl.source = "agents"`: waits until outside agents have finished
+    /// `prompts_per_step · group_size` episodes through `[serve]`'s endpoint (episodes more than
+    /// `rl.max_staleness` versions old, or sampled at another temperature than
+    /// `rl.temperature`, are dropped and counted) and takes the oldest of them, grouped by the
+    /// (task, seed, level) each agent reported. Returns them and the number of groups.
+    fn collect_agents(&mut self) -> (Vec<Episode>, usize) {
+        let rl = &self.cfg.rl;
+        let need = rl.prompts_per_step * rl.group_size;
+        let Some(serving) = self.serving.as_ref() else { return (vec![], 0) };
+        let current = self.state.opt_step;
+        loop {
+            self.agent_episodes.gather(&serving.traces, current, rl.max_staleness, rl.temperature);
+            if self.agent_episodes.len() >= need {
+                return self.agent_episodes.take(need);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
     }
 
     /// Stage 2, rows: every learner turn (policy slot 0, with sampled tokens) of every episode

@@ -48,6 +48,10 @@ pub struct Trainer {
     pub stop_after: Option<usize>,
     /// Frozen snapshots of the learner (`rl.opponent = "pool"`): `(RL step, model)`.
     pub pool: Vec<(usize, ChatModel)>,
+    /// The endpoint over the current policy (`[serve]`), once the run has started it.
+    pub serving: Option<crate::serving::Serving>,
+    /// Agents' finished episodes not yet trained on (`rl.source = "agents"`).
+    pub(crate) agent_episodes: crate::serving::AgentEpisodes,
     pub(crate) metrics: MetricsLog,
     pub(crate) started: Instant,
 }
@@ -133,6 +137,8 @@ impl Trainer {
             reference: None,
             stop_after: None,
             pool: Vec::new(),
+            serving: None,
+            agent_episodes: Default::default(),
             metrics,
             started: Instant::now(),
         })
@@ -178,6 +184,8 @@ impl Trainer {
             reference: None,
             stop_after: None,
             pool: Vec::new(),
+            serving: None,
+            agent_episodes: Default::default(),
             metrics,
             started: Instant::now(),
         };
@@ -194,6 +202,10 @@ impl Trainer {
 
     /// Runs (or finishes) the whole schedule, then writes the report.
     pub fn run(&mut self, progress: &mut dyn Progress) -> Result<(), TrainError> {
+        // Agents' episodes train only from the RL phase on: the endpoint opens there.
+        if self.cfg.rl.source != "agents" {
+            self.start_serving(progress)?;
+        }
         if self.cfg.eval.before_sft && !self.state.evals.contains_key("before_sft") {
             self.report_eval("before_sft", progress)?;
         }
@@ -247,6 +259,10 @@ impl Trainer {
                     );
                 }
             }
+            // The endpoint serves the weights RL starts from (SFT moved them; agents' episodes
+            // must be sampled by the version being trained).
+            self.start_serving(progress)?;
+            self.swap_served()?;
             progress.start("rl", rl_steps as u64, self.state.rl_step as u64);
             while self.state.rl_step < rl_steps {
                 let line = self.rl_step()?;
@@ -275,6 +291,61 @@ impl Trainer {
         self.stop_after.is_some_and(|n| self.state.sft_step + self.state.rl_step >= n)
     }
 
+    /// The model to sample with at the current weights, and whether it shares storage with the
+    /// trained variables (a full-weight model, or a quantized base sampling through its
+    /// adapters) rather than being a frozen copy.
+    pub(crate) fn sampling_chat(&self) -> Result<(ChatModel, bool), TrainError> {
+        // LoRA adapters folded into their base weights: one matmul per projection when sampling
+        // (a base that cannot merge, i.e. quantized, samples through the adapters as they are).
+        let (mut model, shared) = match lora::merge(&self.chat.model) {
+            Ok(m) => (m, self.cfg.model.lora.is_none()),
+            Err(_) => (self.chat.model.clone(), true),
+        };
+        // Merged weights are frozen copies: prepared for decoding (packed projections, fused
+        // attention), they sample faster. Full-weight models (variables) are left as they are.
+        model.pack_frozen()?;
+        Ok((ChatModel { model, ..self.chat.clone() }, shared))
+    }
+
+    /// Opens `[serve]`'s endpoint over the current weights (version: the optimiser step);
+    /// [`Trainer::run`] calls it first, or when RL starts with `rl.source = "agents"` (a no-op
+    /// when already open or without `[serve]`).
+    pub fn start_serving(&mut self, progress: &mut dyn Progress) -> Result<(), TrainError> {
+        let Some(mut config) = self.cfg.serve.clone() else { return Ok(()) };
+        if self.serving.is_some() {
+            return Ok(());
+        }
+        // The run keeps what it served: every finished episode, in the run folder by default.
+        config.traces.get_or_insert_with(|| self.run_dir.join("traces.jsonl"));
+        let (chat, shared) = self.sampling_chat()?;
+        let s = crate::serving::Serving::start(&config, chat, shared, self.state.opt_step)?;
+        progress.note(&format!(
+            "serving the policy on http://{}/v1 as model `{}` (version {}){}",
+            s.addr,
+            config.name,
+            self.state.opt_step,
+            if self.cfg.rl.source == "agents" {
+                format!(
+                    "; RL steps train on agents' episodes ({} per step, tag calls with `x-gauntlet-episode`)",
+                    self.cfg.rl.prompts_per_step * self.cfg.rl.group_size
+                )
+            } else {
+                String::new()
+            }
+        ));
+        self.serving = Some(s);
+        Ok(())
+    }
+
+    /// Puts the current weights behind `[serve]`'s endpoint, as version `opt_step`.
+    pub(crate) fn swap_served(&self) -> Result<(), TrainError> {
+        if let Some(s) = self.serving.as_ref().filter(|s| s.live.version() != self.state.opt_step) {
+            let (chat, _) = self.sampling_chat()?;
+            s.live.swap(std::sync::Arc::new(chat), self.state.opt_step);
+        }
+        Ok(())
+    }
+
     /// A local policy over the current weights with the given sampling settings.
     pub(crate) fn policy(&self, temperature: f64, max_tokens: usize) -> Result<LocalPolicy, TrainError> {
         let params = SamplingParams {
@@ -283,13 +354,7 @@ impl Trainer {
             max_tokens,
             ..Default::default()
         };
-        // LoRA adapters folded into their base weights: one matmul per projection when sampling
-        // (a base that cannot merge, i.e. quantized, samples through the adapters as they are).
-        let mut model = lora::merge(&self.chat.model).unwrap_or_else(|_| self.chat.model.clone());
-        // Merged weights are frozen copies: prepared for decoding (packed projections, fused
-        // attention), they sample faster. Full-weight models (variables) are left as they are.
-        model.pack_frozen()?;
-        let chat = ChatModel { model, ..self.chat.clone() };
+        let (chat, _) = self.sampling_chat()?;
         let mut p = LocalPolicy::new(chat, params, format!("local:{}", self.run_dir.display()));
         p.micro_batch = self.cfg.rl.micro_batch;
         p.version = self.state.opt_step;

@@ -723,7 +723,6 @@ impl World for CalendarAssistant {
 mod tests {
     use super::super::shell::Shell;
     use super::*;
-    use crate::ScriptedEnv;
     use gauntlet_core::{AgentId, Difficulty, Env};
 
     fn world(seed: u64, level: u8) -> CalendarAssistant {
@@ -904,21 +903,7 @@ mod tests {
 
     #[test]
     fn same_seed_same_transcript() {
-        let transcript = |seed: u64| {
-            let mut env = Shell::<CalendarAssistant>::new();
-            env.reset(seed, Difficulty::new(5).unwrap()).unwrap();
-            let mut rng = Rng::new(seed);
-            let mut out = Vec::new();
-            while let Some(a) = env.to_act() {
-                let obs = env.observe(a).text;
-                let act =
-                    if rng.chance(0.9) { env.oracle_action(&mut rng) } else { env.random_action(&mut rng) };
-                out.push((obs, env.act(a, &act).message));
-            }
-            out
-        };
-        assert_eq!(transcript(2), transcript(2));
-        assert_ne!(transcript(2), transcript(3));
+        super::super::rates::assert_same_seed_same_transcript("calendar_assistant", 5, 0.9);
     }
 }
 
@@ -928,12 +913,9 @@ mod measure {
     #[test]
     #[ignore]
     fn calendar_assistant_rates() {
-        let (oracle, random) = super::super::rates::rates("calendar_assistant", 200);
-        for l in 0..5 {
-            assert!(
-                oracle[l] >= <super::CalendarAssistant as super::World>::FLOORS[l]
-                    && random[l] < oracle[l] - 0.25
-            );
-        }
+        super::super::rates::assert_rates(
+            "calendar_assistant",
+            <super::CalendarAssistant as super::World>::FLOORS,
+        );
     }
 }

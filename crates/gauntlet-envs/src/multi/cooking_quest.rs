@@ -755,7 +755,6 @@ impl World for CookingQuest {
 mod tests {
     use super::super::shell::Shell;
     use super::*;
-    use crate::ScriptedEnv;
     use gauntlet_core::{AgentId, Difficulty, Env};
 
     fn world(seed: u64, level: u8) -> CookingQuest {
@@ -902,21 +901,7 @@ mod tests {
 
     #[test]
     fn same_seed_same_transcript() {
-        let transcript = |seed: u64| {
-            let mut env = Shell::<CookingQuest>::new();
-            env.reset(seed, Difficulty::new(5).unwrap()).unwrap();
-            let mut rng = Rng::new(seed);
-            let mut out = Vec::new();
-            while let Some(a) = env.to_act() {
-                let obs = env.observe(a).text;
-                let act =
-                    if rng.chance(0.8) { env.oracle_action(&mut rng) } else { env.random_action(&mut rng) };
-                out.push((obs, env.act(a, &act).message));
-            }
-            out
-        };
-        assert_eq!(transcript(4), transcript(4));
-        assert_ne!(transcript(4), transcript(5));
+        super::super::rates::assert_same_seed_same_transcript("cooking_quest", 5, 0.8);
     }
 }
 
@@ -926,11 +911,6 @@ mod measure {
     #[test]
     #[ignore]
     fn cooking_quest_rates() {
-        let (oracle, random) = super::super::rates::rates("cooking_quest", 200);
-        for l in 0..5 {
-            assert!(
-                oracle[l] >= <super::CookingQuest as super::World>::FLOORS[l] && random[l] < oracle[l] - 0.25
-            );
-        }
+        super::super::rates::assert_rates("cooking_quest", <super::CookingQuest as super::World>::FLOORS);
     }
 }

@@ -853,8 +853,6 @@ impl World for EscapeRoom {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ScriptedEnv;
-    use gauntlet_core::{AgentId, Difficulty, Env};
 
     fn world(seed: u64, level: u8) -> EscapeRoom {
         EscapeRoom::generate(&mut Rng::new(seed), level)
@@ -1003,23 +1001,7 @@ mod tests {
 
     #[test]
     fn same_seed_same_transcript() {
-        let transcript = |seed: u64| {
-            let mut env = super::super::shell::Shell::<EscapeRoom>::new();
-            env.reset(seed, Difficulty::new(5).unwrap()).unwrap();
-            let mut rng = Rng::new(seed);
-            let mut out = Vec::new();
-            while let Some(agent) = env.to_act() {
-                let a =
-                    if rng.chance(0.6) { env.oracle_action(&mut rng) } else { env.random_action(&mut rng) };
-                out.push(env.observe(agent).text);
-                out.push(env.act(AgentId(0), &a).message);
-            }
-            out
-        };
-        for seed in 0..10 {
-            assert_eq!(transcript(seed), transcript(seed));
-        }
-        assert_ne!(transcript(1), transcript(2));
+        super::super::rates::assert_same_seed_same_transcript("escape_room", 5, 0.6);
     }
 }
 
@@ -1042,10 +1024,7 @@ mod measure {
     #[test]
     #[ignore]
     fn escape_room_rates() {
-        let (oracle, random) = super::super::rates::rates("escape_room", 200);
-        for l in 0..5 {
-            assert!(oracle[l] == 1.0 && random[l] < oracle[l] - 0.25);
-        }
+        super::super::rates::assert_rates("escape_room", [1.0; 5]);
     }
 
     /// The oracle's episode lengths per level (seeds 0–199) and one level-3 episode:

@@ -871,8 +871,6 @@ impl World for FileSystem {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ScriptedEnv;
-    use gauntlet_core::{AgentId, Difficulty, Env};
 
     fn world(seed: u64, level: u8) -> FileSystem {
         FileSystem::generate(&mut Rng::new(seed), level)
@@ -991,23 +989,7 @@ mod tests {
 
     #[test]
     fn same_seed_same_transcript() {
-        let transcript = |seed: u64| {
-            let mut env = super::super::shell::Shell::<FileSystem>::new();
-            env.reset(seed, Difficulty::new(4).unwrap()).unwrap();
-            let mut rng = Rng::new(seed);
-            let mut out = Vec::new();
-            while let Some(agent) = env.to_act() {
-                let a =
-                    if rng.chance(0.5) { env.oracle_action(&mut rng) } else { env.random_action(&mut rng) };
-                out.push(env.observe(agent).text);
-                out.push(env.act(AgentId(0), &a).message);
-            }
-            out
-        };
-        for seed in 0..10 {
-            assert_eq!(transcript(seed), transcript(seed));
-        }
-        assert_ne!(transcript(1), transcript(2));
+        super::super::rates::assert_same_seed_same_transcript("file_system", 4, 0.5);
     }
 }
 
@@ -1027,10 +1009,7 @@ mod measure {
     #[test]
     #[ignore]
     fn file_system_rates() {
-        let (oracle, random) = super::super::rates::rates("file_system", 200);
-        for l in 0..5 {
-            assert!(oracle[l] == 1.0 && random[l] < oracle[l] - 0.25);
-        }
+        super::super::rates::assert_rates("file_system", [1.0; 5]);
     }
 
     /// The oracle's episode lengths per level (mean and longest over seeds 0–199) and one

@@ -1,6 +1,7 @@
 //! Test support for the worlds of issue 38 (`craft_survival`, `dungeon_crawl`, `web_shop`,
-//! `clue_deduction`): success rates of the oracle and of random play through the registry,
-//! exactly as the conformance suite plays them.
+//! `clue_deduction`, `taxi`, `cooking_quest`, `calendar_assistant`, `file_system`, `escape_room`,
+//! `spreadsheet`): success rates of the oracle and of random play through the registry, exactly as
+//! the conformance suite plays them, and the same-seed-same-transcript check.
 
 use gauntlet_core::{Difficulty, Rng};
 
@@ -39,4 +40,50 @@ pub(crate) fn rates(name: &str, n: u64) -> ([f64; 5], [f64; 5]) {
         );
     }
     out
+}
+
+/// Asserts every level's oracle success over 200 seeds reaches `floors` and beats random play by
+/// more than 0.25 (the worlds' `measure` tests, run with `--ignored`).
+pub(crate) fn assert_rates(name: &str, floors: [f64; 5]) {
+    let (oracle, random) = rates(name, 200);
+    for l in 0..5 {
+        assert!(
+            oracle[l] >= floors[l] && random[l] < oracle[l] - 0.25,
+            "{name} level {}: oracle {} (floor {}), random {}",
+            l + 1,
+            oracle[l],
+            floors[l],
+            random[l]
+        );
+    }
+}
+
+/// Every observation and feedback message of one episode of `name` at `level` from `seed`, each
+/// action the oracle's with probability `oracle_share` and a random one otherwise.
+pub(crate) fn mixed_transcript(name: &str, seed: u64, level: u8, oracle_share: f64) -> Vec<String> {
+    let mut env = crate::make(name).expect("registered");
+    env.reset(seed, Difficulty::new(level).expect("1..=5")).expect("reset");
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    while let Some(agent) = env.to_act() {
+        let a =
+            if rng.chance(oracle_share) { env.oracle_action(&mut rng) } else { env.random_action(&mut rng) };
+        out.push(env.observe(agent).text);
+        out.push(env.act(agent, &a).message);
+    }
+    out
+}
+
+/// Asserts the same seed plays the same transcript (seeds 0–9) and two seeds differ.
+pub(crate) fn assert_same_seed_same_transcript(name: &str, level: u8, oracle_share: f64) {
+    for seed in 0..10 {
+        assert_eq!(
+            mixed_transcript(name, seed, level, oracle_share),
+            mixed_transcript(name, seed, level, oracle_share)
+        );
+    }
+    assert_ne!(
+        mixed_transcript(name, 1, level, oracle_share),
+        mixed_transcript(name, 2, level, oracle_share)
+    );
 }

@@ -433,7 +433,6 @@ impl World for Taxi {
 mod tests {
     use super::super::shell::Shell;
     use super::*;
-    use crate::ScriptedEnv;
     use gauntlet_core::{AgentId, Difficulty, Env};
 
     fn world(seed: u64, level: u8) -> Taxi {
@@ -530,21 +529,7 @@ mod tests {
 
     #[test]
     fn same_seed_same_transcript() {
-        let transcript = |seed: u64| {
-            let mut env = Shell::<Taxi>::new();
-            env.reset(seed, Difficulty::new(5).unwrap()).unwrap();
-            let mut rng = Rng::new(seed);
-            let mut out = Vec::new();
-            while let Some(a) = env.to_act() {
-                let obs = env.observe(a).text;
-                let act =
-                    if rng.chance(0.7) { env.oracle_action(&mut rng) } else { env.random_action(&mut rng) };
-                out.push((obs, env.act(a, &act).message));
-            }
-            out
-        };
-        assert_eq!(transcript(9), transcript(9));
-        assert_ne!(transcript(9), transcript(10));
+        super::super::rates::assert_same_seed_same_transcript("taxi", 5, 0.7);
     }
 }
 
@@ -554,9 +539,6 @@ mod measure {
     #[test]
     #[ignore]
     fn taxi_rates() {
-        let (oracle, random) = super::super::rates::rates("taxi", 200);
-        for l in 0..5 {
-            assert!(oracle[l] >= <super::Taxi as super::World>::FLOORS[l] && random[l] < oracle[l] - 0.25);
-        }
+        super::super::rates::assert_rates("taxi", <super::Taxi as super::World>::FLOORS);
     }
 }

@@ -64,7 +64,7 @@ pub async fn health(State(st): State<PolicyState>) -> Json<Value> {
         "tokens": w.tokens.load(r),
         "rejected": w.rejected.load(r),
         "panics": w.panics.load(r) + st.handler_panics.load(r),
-        "policy_version": st.traces.version(),
+        "policy_version": st.live.version(),
         "episodes_open": open,
         "episodes_finished": finished,
         "episodes_abandoned": abandoned,
@@ -227,7 +227,8 @@ async fn completions(
             text: String::new(),
             finish: gauntlet_episode::Finish::Length,
             temperature: req.temperature,
-            policy_version: st.traces.version(),
+            // Set from the worker's answer: the version of the weights that sampled it.
+            policy_version: 0,
         },
     });
     let meta = Meta {
@@ -291,12 +292,13 @@ impl Meta {
     }
 
     /// Records the finished call of choice 0 in its episode.
-    fn trace_done(&self, choice: usize, text: &str, finish: FinishReason) {
+    fn trace_done(&self, choice: usize, text: &str, finish: FinishReason, version: u64) {
         if choice != 0 {
             return;
         }
         if let Some(mut t) = self.trace.lock().unwrap_or_else(|p| p.into_inner()).take() {
             t.call.text = text.to_string();
+            t.call.policy_version = version;
             t.call.finish = match finish {
                 FinishReason::Length => gauntlet_episode::Finish::Length,
                 _ => gauntlet_episode::Finish::Stop,
@@ -337,8 +339,8 @@ async fn whole(meta: Meta, mut rx: UnboundedReceiver<Event>) -> ApiResult<Respon
                     acc[choice].entries.push(e);
                 }
             }
-            Some(Event::Done { choice, text, finish }) => {
-                meta.trace_done(choice, &text, finish);
+            Some(Event::Done { choice, text, finish, version }) => {
+                meta.trace_done(choice, &text, finish, version);
                 acc[choice].text = text;
                 acc[choice].finish = Some(finish);
                 open -= 1;
@@ -441,8 +443,8 @@ impl Streaming {
                 let c = self.chunk(vec![ch]);
                 self.frames.push_back(sse(&c));
             }
-            Some(Event::Done { choice, finish, text }) => {
-                self.meta.trace_done(choice, &text, finish);
+            Some(Event::Done { choice, finish, text, version }) => {
+                self.meta.trace_done(choice, &text, finish, version);
                 let c = self.chunk(vec![json!({
                     "index": choice, "delta": {}, "logprobs": null, "finish_reason": finish_name(finish),
                 })]);

@@ -99,6 +99,7 @@ use tower_http::catch_panic::CatchPanicLayer;
 
 use crate::auth::same;
 use crate::error::{ApiError, ServeError};
+pub use worker::LiveModel;
 use worker::{WorkerConfig, WorkerHandle};
 
 /// Settings of the policy server.
@@ -195,6 +196,8 @@ pub struct PolicyState {
     pub handler_panics: Arc<AtomicU64>,
     /// Tagged episodes' calls and rewards.
     pub traces: Arc<traces::TraceStore>,
+    /// The weights the worker samples with now, and their version.
+    pub live: Arc<LiveModel>,
 }
 
 async fn auth(State(st): State<PolicyState>, req: Request, next: Next) -> Response<Body> {
@@ -239,8 +242,25 @@ async fn method_not_allowed(req: Request) -> ApiError {
 /// Builds the policy server's router for `chat` and starts its model worker thread (which
 /// stops when the router and all its clones are dropped).
 pub fn router(config: PolicyServerConfig, chat: Arc<ChatModel>) -> Result<Router, ServeError> {
+    let traces = Arc::new(traces::TraceStore::new(
+        config.traces.clone(),
+        Duration::from_secs(config.episode_timeout_s.max(1)),
+    ));
+    router_with(config, Arc::new(LiveModel::new(chat, 0)), traces)
+}
+
+/// [`router`] for a model that changes while it serves (a trainer's policy, swapped after each
+/// update through `live`), recording tagged episodes into `traces`, which the caller keeps to
+/// take the finished ones ([`traces::TraceStore::take_finished`]). The tokenizer and chat
+/// template are read from the model current now; a swap must keep them.
+pub fn router_with(
+    config: PolicyServerConfig,
+    live: Arc<LiveModel>,
+    traces: Arc<traces::TraceStore>,
+) -> Result<Router, ServeError> {
+    let (chat, _) = live.current();
     let worker = WorkerHandle::spawn(
-        chat.clone(),
+        live.clone(),
         WorkerConfig {
             max_batch: config.max_batch.max(1),
             max_queue: config.max_queue.max(1),
@@ -258,10 +278,8 @@ pub fn router(config: PolicyServerConfig, chat: Arc<ChatModel>) -> Result<Router
         created: now.as_secs(),
         epoch: now.as_nanos() as u64,
         handler_panics: Arc::new(AtomicU64::new(0)),
-        traces: Arc::new(traces::TraceStore::new(
-            config.traces.clone(),
-            Duration::from_secs(config.episode_timeout_s.max(1)),
-        )),
+        traces,
+        live,
     };
     let v1 = Router::new()
         .route("/v1/models", get(handlers::models))

@@ -183,7 +183,6 @@ pub struct TraceStore {
     inner: Mutex<Inner>,
     file: Option<PathBuf>,
     timeout: Duration,
-    version: AtomicU64,
     abandoned: AtomicU64,
     finished_total: AtomicU64,
 }
@@ -196,7 +195,6 @@ impl TraceStore {
             inner: Mutex::new(Inner::default()),
             file,
             timeout,
-            version: AtomicU64::new(0),
             abandoned: AtomicU64::new(0),
             finished_total: AtomicU64::new(0),
         }
@@ -205,16 +203,6 @@ impl TraceStore {
     /// How long an episode may go without a call before it is abandoned.
     pub fn timeout(&self) -> Duration {
         self.timeout
-    }
-
-    /// The policy version recorded on new calls.
-    pub fn version(&self) -> u64 {
-        self.version.load(Ordering::SeqCst)
-    }
-
-    /// Sets the policy version (a trainer bumps it after each update).
-    pub fn set_version(&self, v: u64) {
-        self.version.store(v, Ordering::SeqCst);
     }
 
     /// (open episodes, finished episodes so far, abandoned episodes so far).

@@ -18,7 +18,7 @@
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TryRecvError, TrySendError};
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
 use gauntlet_model::{generate_rows, on_pool, ChatModel, FinishReason, Row, RowEvent, SamplingParams};
@@ -48,6 +48,8 @@ pub enum Event {
         text: String,
         /// Why it stopped.
         finish: FinishReason,
+        /// Version of the weights that sampled it ([`LiveModel`]).
+        version: u64,
     },
     /// The job failed (the model raised an error or the worker panicked).
     Failed(String),
@@ -75,6 +77,47 @@ pub struct Job {
     pub stream_text: bool,
     /// Where the events go.
     pub events: UnboundedSender<Event>,
+}
+
+/// The weights the worker samples with, replaceable while it serves: a trainer that serves its
+/// policy (`[serve]` in `gauntlet train`) swaps in its newest weights after each update. Each
+/// batch samples with the model current when the batch starts and reports that model's version
+/// on every answer, so a trace records exactly which weights sampled it. A batch holds the model
+/// for reading until it ends: a swap waits for the batch in flight, and
+/// [`LiveModel::exclusive`] lets a trainer whose served model shares storage with its variables
+/// update them while no batch samples.
+pub struct LiveModel {
+    current: RwLock<(Arc<ChatModel>, u64)>,
+}
+
+impl LiveModel {
+    /// `chat` as version `version`.
+    pub fn new(chat: Arc<ChatModel>, version: u64) -> Self {
+        LiveModel { current: RwLock::new((chat, version)) }
+    }
+
+    /// The current model and its version.
+    pub fn current(&self) -> (Arc<ChatModel>, u64) {
+        let g = self.current.read().unwrap_or_else(|p| p.into_inner());
+        (g.0.clone(), g.1)
+    }
+
+    /// The current version.
+    pub fn version(&self) -> u64 {
+        self.current.read().unwrap_or_else(|p| p.into_inner()).1
+    }
+
+    /// Replaces the model (once the batch in flight ends); batches that start from then on
+    /// sample with `chat` and report `version`.
+    pub fn swap(&self, chat: Arc<ChatModel>, version: u64) {
+        *self.current.write().unwrap_or_else(|p| p.into_inner()) = (chat, version);
+    }
+
+    /// Runs `f` while no batch samples (after the batch in flight, before the next).
+    pub fn exclusive<R>(&self, f: impl FnOnce() -> R) -> R {
+        let _guard = self.current.write().unwrap_or_else(|p| p.into_inner());
+        f()
+    }
 }
 
 /// Batching settings.
@@ -121,8 +164,8 @@ pub struct WorkerHandle {
 }
 
 impl WorkerHandle {
-    /// Starts the worker thread for `model`.
-    pub fn spawn(model: Arc<ChatModel>, config: WorkerConfig) -> std::io::Result<Self> {
+    /// Starts the worker thread sampling with `model` (its current weights at each batch).
+    pub fn spawn(model: Arc<LiveModel>, config: WorkerConfig) -> std::io::Result<Self> {
         let (tx, rx) = std::sync::mpsc::sync_channel(config.max_queue.max(1));
         let stats = Arc::new(WorkerStats::default());
         let s = stats.clone();
@@ -145,7 +188,7 @@ impl WorkerHandle {
 }
 
 /// The worker loop: collect a batch, sample it, repeat until the queue is closed.
-fn run(model: &ChatModel, rx: &Receiver<Job>, config: WorkerConfig, stats: &WorkerStats) {
+fn run(model: &LiveModel, rx: &Receiver<Job>, config: WorkerConfig, stats: &WorkerStats) {
     let mut carry: Option<Job> = None;
     loop {
         let first = match carry.take() {
@@ -180,13 +223,14 @@ fn run(model: &ChatModel, rx: &Receiver<Job>, config: WorkerConfig, stats: &Work
         // Clients that left while queued cost nothing.
         jobs.retain(|j| !j.events.is_closed());
         if !jobs.is_empty() {
-            sample(model, &jobs, stats);
+            let current = model.current.read().unwrap_or_else(|p| p.into_inner());
+            sample(&current.0, current.1, &jobs, stats);
         }
     }
 }
 
 /// Samples one batch and reports every event to its job.
-fn sample(model: &ChatModel, jobs: &[Job], stats: &WorkerStats) {
+fn sample(model: &ChatModel, version: u64, jobs: &[Job], stats: &WorkerStats) {
     let owner: Vec<(usize, usize)> =
         jobs.iter().enumerate().flat_map(|(j, job)| (0..job.rows.len()).map(move |c| (j, c))).collect();
     let rows: Vec<Row<'_>> = owner
@@ -216,8 +260,12 @@ fn sample(model: &ChatModel, jobs: &[Job], stats: &WorkerStats) {
             RowEvent::Done { row, completion } => {
                 done[row] = true;
                 let (j, choice) = owner[row];
-                let ev =
-                    Event::Done { choice, text: completion.text.clone(), finish: completion.finish_reason };
+                let ev = Event::Done {
+                    choice,
+                    text: completion.text.clone(),
+                    finish: completion.finish_reason,
+                    version,
+                };
                 jobs[j].events.send(ev).is_ok()
             }
         }

@@ -532,7 +532,7 @@ pub fn quick() -> Suite {
 }
 
 fn quick_from(cat: &[CatalogueItem]) -> Suite {
-    const VERSION: u32 = 2;
+    const VERSION: u32 = 3;
     const STREAM: u64 = 1;
     const N: usize = 4;
     let entries = cat.iter().map(|c| entry(c, 1, N, STREAM)).collect();
@@ -564,7 +564,7 @@ pub fn core() -> Suite {
 }
 
 fn core_from(cat: &[CatalogueItem]) -> Suite {
-    const VERSION: u32 = 2;
+    const VERSION: u32 = 3;
     const STREAM: u64 = 2;
     const FAMILY_LEVELS: [u8; 3] = [1, 3, 5];
     const WORLD_LEVELS: [u8; 2] = [1, 3];
@@ -630,7 +630,7 @@ pub fn hard() -> Suite {
 }
 
 fn hard_from(cat: &[CatalogueItem]) -> Suite {
-    const VERSION: u32 = 2;
+    const VERSION: u32 = 3;
     const STREAM: u64 = 4;
     let entries = cat
         .iter()
@@ -1040,13 +1040,13 @@ mod tests {
 
     #[test]
     fn names_and_versions_resolve() {
-        assert_eq!(get("quick").unwrap().id(), "quick@2");
-        assert_eq!(get("Quick@2").unwrap().name, "quick");
+        assert_eq!(get("quick").unwrap().id(), "quick@3");
+        assert_eq!(get("Quick@3").unwrap().name, "quick");
         let e = get("quick@9").unwrap_err();
-        assert!(e.contains("defines `quick@2`"), "{e}");
+        assert!(e.contains("defines `quick@3`"), "{e}");
         let e = get("quik").unwrap_err();
-        assert!(e.contains("`quick@2`") && e.contains("`core@2`"), "{e}");
-        assert!(listing().contains("quick@2"));
+        assert!(e.contains("`quick@3`") && e.contains("`core@3`"), "{e}");
+        assert!(listing().contains("quick@3"));
     }
 
     #[test]

@@ -12,13 +12,18 @@
 //!
 //! **Parsing** ([`parse`]) reads what a person or model writes: numbers (integers, decimals),
 //! `x`, `+ - * / ^` (also `**`, `·`, `×`, `−`), parentheses, implicit multiplication (`3x`,
-//! `2x e^(3x)`), `e^(…)`, `exp(…)`, `sin(…)`, `cos(…)`, `ln(…)` and `ln|…|`, and (for
-//! antiderivatives) a constant of integration `C`. Arguments of `e^`, `exp`, `sin` and `cos`
-//! must be rational multiples of `x`; `ln` takes `c·x^k` (`ln(2x) = ln(x) + ln 2`: the constant
-//! `ln 2` is tracked as an unknown additive constant, which only an antiderivative may carry).
-//! Division is by a single term without `sin`/`cos`; powers are integer constants with
-//! `|k| ≤ 12`. Anything outside the class is an error that names it; input size, nesting depth
-//! and the number of terms are capped, and nothing panics.
+//! `2x e^(3x)`; it binds like `*`, so `1/2x` is `x/2`), `e^(…)`, `exp(…)`, `sin(…)`, `cos(…)`,
+//! `ln(…)`, powers of a function written `sin^2(x)` (= `sin(x)^2`; also `cos^k`, `ln^k`,
+//! `1 ≤ k ≤ 12`), and (for antiderivatives) a constant of integration `C` (or `c`). The
+//! variable ranges over `x > 0`, so `ln|…|`, `ln(|…|)` and `ln(abs(…))` are read as `ln(…)`
+//! (bars and `abs` are read nowhere else). Arguments of `e^`, `exp`, `sin` and `cos` must be
+//! rational multiples of `x`; `ln` takes `c·x^k`, `k ≠ 0` (`ln(2x) = ln(x) + ln 2`: the
+//! constant `ln 2` is tracked as an unknown additive constant, which only an antiderivative may
+//! carry). Division is by a single term without `sin`, `cos` or `ln` (`1/(2*x^2)` is one term;
+//! `1/(x+1)` is refused); exponents are integer constants with `|k| ≤` [`MAX_EXPONENT`] (no
+//! `x^(1/2)`, no `2^x`). Anything outside the class is an error that names it and says what to
+//! write instead; input size, nesting depth and the number of terms are capped, and nothing
+//! panics.
 //!
 //! **Integration** ([`integrate`]) of one basis function solves `F' = f` by exact Gaussian
 //! elimination over the span of the candidate basis functions that can differentiate into it;
@@ -296,6 +301,10 @@ enum Tok {
 }
 
 const MAX_CHARS: usize = 3000;
+
+/// The largest `|k|` of an exponent `^k` (and of `sin^k(…)`): powers are repeated products, so
+/// this bounds the work one `^` can ask for.
+pub const MAX_EXPONENT: i64 = 12;
 const MAX_DEPTH: usize = 40;
 
 fn tokenize(text: &str) -> R<Vec<Tok>> {
@@ -336,8 +345,9 @@ fn tokenize(text: &str) -> R<Vec<Tok>> {
             let word: String = chars[start..i].iter().collect();
             // `xe` or `2xsin` would be ambiguous: identifiers are whole words from a fixed list.
             match word.as_str() {
-                "x" | "e" | "sin" | "cos" | "exp" | "ln" | "C" => out.push(Tok::Ident(word)),
-                _ => return Err(format!("unknown name `{word}` (use x, e, exp, sin, cos, ln)")),
+                "x" | "e" | "sin" | "cos" | "exp" | "ln" | "abs" | "C" => out.push(Tok::Ident(word)),
+                "c" => out.push(Tok::Ident("C".into())),
+                _ => return Err(format!("unknown name `{word}` (use x, e, exp, sin, cos, ln, C)")),
             }
         } else {
             let sym = match c {
@@ -487,22 +497,64 @@ impl Parser {
             return Ok(base);
         }
         let exp = self.unary()?;
-        let k = exp.f.as_constant().and_then(Rat::as_int).filter(|k| k.abs() <= 12 && !exp.unknown_constant);
+        let k = exp
+            .f
+            .as_constant()
+            .and_then(Rat::as_int)
+            .filter(|k| k.abs() <= MAX_EXPONENT && !exp.unknown_constant);
         let Some(k) = k else {
-            return Err("exponents must be integers between -12 and 12".into());
+            return Err(format!(
+                "exponents must be integer constants from -{MAX_EXPONENT} to {MAX_EXPONENT} (no x^(1/2), no 2^x)"
+            ));
         };
-        if base.unknown_constant {
-            return Err("cannot raise an unknown constant to a power".into());
+        int_pow(base, k)
+    }
+
+    /// The `k` of a function name written `sin^k(…)`, `cos^k(…)` or `ln^k(…)` (1 when there is
+    /// no `^`): a whole number from 1 to [`MAX_EXPONENT`], written as a plain numeral.
+    fn name_power(&mut self, name: &str) -> R<i64> {
+        if !self.eat('^') {
+            return Ok(1);
         }
-        let mut f = if k >= 0 { base.f.clone() } else { invert(&base.f)? };
-        let b = f.clone();
-        if k == 0 {
-            return Ok(pure(Func::constant(Rat::int(1))));
+        let k = match self.peek() {
+            Some(Tok::Num(r)) => r.as_int().filter(|k| (1..=MAX_EXPONENT).contains(k)),
+            _ => None,
+        };
+        let Some(k) = k else {
+            return Err(format!(
+                "write a power of {name} as {name}(x)^2 or {name}^2(x), with a whole number from 1 to {MAX_EXPONENT}"
+            ));
+        };
+        self.i += 1;
+        Ok(k)
+    }
+
+    /// The argument of `ln`, after the name: `(…)`, `|…|`, `(|…|)` or `(abs(…))`; the flag says
+    /// whether it was inside an absolute value.
+    fn ln_arg(&mut self) -> R<(Parsed, bool)> {
+        if self.eat('|') {
+            let arg = self.sum()?;
+            self.expect('|')?;
+            return Ok((arg, true));
         }
-        for _ in 1..k.abs() {
-            f = f.mul(&b)?;
+        if !self.eat('(') {
+            return Err("ln needs parentheses: ln(x)".into());
         }
-        Ok(pure(f))
+        let (arg, abs) = if self.eat('|') {
+            let arg = self.sum()?;
+            self.expect('|')?;
+            (arg, true)
+        } else if self.peek() == Some(&Tok::Ident("abs".into())) {
+            self.i += 1;
+            self.expect('(')?;
+            let arg = self.sum()?;
+            self.expect(')')?;
+            (arg, true)
+        } else {
+            (self.sum()?, false)
+        };
+        self.expect(')')?;
+        Ok((arg, abs))
     }
 
     fn primary(&mut self) -> R<Parsed> {
@@ -521,31 +573,52 @@ impl Parser {
                 "x" => Ok(pure(Func::term(Key { n: 1, ..ONE }, Rat::int(1)))),
                 "C" => Ok(Parsed { f: Func::default(), unknown_constant: true }),
                 "ln" => {
-                    let (close, abs) = if self.eat('(') {
-                        (')', false)
-                    } else if self.eat('|') {
-                        ('|', true)
-                    } else {
-                        return Err("ln needs parentheses: ln(x)".into());
-                    };
-                    let arg = self.sum()?;
-                    self.expect(close)?;
-                    ln_of(arg, abs)
+                    let k = self.name_power("ln")?;
+                    let (arg, abs) = self.ln_arg()?;
+                    int_pow(ln_of(arg, abs)?, k)
                 }
+                "abs" => Err("abs(...) is read only as the argument of ln, as in ln(abs(x))".into()),
                 f => {
-                    self.expect('(')?;
+                    let k = if f == "exp" { 1 } else { self.name_power(f)? };
+                    if !self.eat('(') {
+                        return Err(format!("{f} needs parentheses: {f}(x), not {f} x"));
+                    }
                     let arg = self.sum()?;
                     self.expect(')')?;
-                    match f {
-                        "exp" => exp_of(arg),
-                        "sin" | "cos" => trig_of(f == "sin", arg),
-                        _ => Err(format!("`{f}` is not a function")),
-                    }
+                    let v = match f {
+                        "exp" => exp_of(arg)?,
+                        "sin" | "cos" => trig_of(f == "sin", arg)?,
+                        _ => return Err(format!("`{f}` is not a function")),
+                    };
+                    int_pow(v, k)
                 }
             },
+            Tok::Sym('|') => {
+                Err("absolute value bars are read only around the argument of ln, as in ln|x|".into())
+            }
             Tok::Sym(c) => Err(format!("unexpected `{c}`")),
         }
     }
+}
+
+/// `base^k` for an integer `k` (`|k| ≤ MAX_EXPONENT`): repeated products, and for `k < 0` the
+/// powers of [`invert`]`(base)`, so a negative power needs a base that can be divided by.
+fn int_pow(base: Parsed, k: i64) -> R<Parsed> {
+    if k == 1 {
+        return Ok(base);
+    }
+    if base.unknown_constant {
+        return Err("cannot raise an unknown constant to a power".into());
+    }
+    if k == 0 {
+        return Ok(pure(Func::constant(Rat::int(1))));
+    }
+    let b = if k > 0 { base.f } else { invert(&base.f)? };
+    let mut f = b.clone();
+    for _ in 1..k.abs() {
+        f = f.mul(&b)?;
+    }
+    Ok(pure(f))
 }
 
 fn mul(a: Parsed, b: Parsed) -> R<Parsed> {
@@ -575,7 +648,9 @@ fn invert(f: &Func) -> R<Func> {
             Ok(Func::term(key, Rat::int(1).checked_div(c).ok_or_else(ovf)?))
         }
         _ if f.0.is_empty() => Err("division by zero".into()),
-        _ => Err("can only divide by a single term such as 3, x^2 or e^(2x)".into()),
+        _ => Err("can only divide by a single term without sin, cos or ln, such as 3, 2*x^2 or e^(2x) \
+                  (not by a sum like x+1)"
+            .into()),
     }
 }
 
@@ -752,6 +827,71 @@ mod tests {
         assert!(parse("ln(2x)").unwrap().unknown_constant);
         assert!(!parse("ln|x|").unwrap().unknown_constant);
         assert!(parse("C*x").is_err());
+    }
+
+    /// Issue 38 item 4: every form the prompts' syntax paragraph promises is read, as the
+    /// function it means on `x > 0`.
+    #[test]
+    fn issue_38_widened_forms_are_read() {
+        for (form, same_as) in [
+            ("ln(|x|)", "ln(x)"),
+            ("ln(abs(x))", "ln(x)"),
+            ("ln|x|", "ln(x)"),
+            ("3ln(|x^2|)", "6ln(x)"),
+            ("ln(abs(-x))", "ln(x)"),
+            ("1/(2*x^2)", "x^(-2)/2"),
+            ("1/(2x^2 e^(x))", "1/2*x^(-2)*e^(-x)"),
+            ("(x^2 + x)/x", "x + 1"),
+            ("1/2x", "x/2"),
+            ("sin^2(x)", "sin(x)^2"),
+            ("cos^3(2x)", "cos(2x)^3"),
+            ("ln^2(x)", "ln(x)^2"),
+            ("ln^2|x|", "ln(x)^2"),
+            ("x^12", "x^6*x^6"),
+            ("x^(-12)", "1/x^12"),
+            ("x^(4/2)", "x^2"),
+        ] {
+            assert_eq!(f(form), f(same_as), "{form}");
+        }
+        assert!(parse("x^2/2 + c").unwrap().unknown_constant);
+        assert!(parse("ln(|2x|)").unwrap().unknown_constant);
+    }
+
+    /// Issue 38 item 4: what the grammar refuses, each with a reason that says what to write.
+    #[test]
+    fn issue_38_refusals_name_the_rule() {
+        for (bad, why) in [
+            ("x^(1/2)", "integer constants from -12 to 12"),
+            ("x^13", "integer constants from -12 to 12"),
+            ("x^(-13)", "integer constants from -12 to 12"),
+            ("2^x", "integer constants"),
+            ("sqrt(x)", "unknown name `sqrt`"),
+            ("1/(x+1)", "single term"),
+            ("x/sin(x)", "single term"),
+            ("1/ln(x)", "single term"),
+            ("sin(x)^(-1)", "single term"),
+            ("|x|", "only around the argument of ln"),
+            ("abs(x)", "only as the argument of ln"),
+            ("ln(-x)", "ln takes c*x^k"),
+            ("ln(x+1)", "ln takes c*x^k"),
+            ("ln(2)", "ln takes c*x^k"),
+            ("sin x", "sin needs parentheses"),
+            ("sin^-1(x)", "power of sin"),
+            ("sin^(1/2)(x)", "power of sin"),
+            ("cos^13(x)", "power of cos"),
+            ("e^3x", "multiple of x"),
+            ("sin(x+1)", "multiple of x"),
+            ("e^(x^2)", "multiple of x"),
+            ("tan(x)", "unknown name `tan`"),
+            ("log(x)", "unknown name `log`"),
+            ("pi*x", "unknown name `pi`"),
+            ("C*x", "only be added"),
+        ] {
+            match parse(bad) {
+                Ok(_) => panic!("{bad} was read"),
+                Err(e) => assert!(e.contains(why), "{bad}: {e}"),
+            }
+        }
     }
 
     #[test]

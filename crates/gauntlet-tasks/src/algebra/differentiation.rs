@@ -235,6 +235,33 @@ mod tests {
         }
     }
 
+    /// Issue 38 item 4: the prompt carries the shared syntax paragraph with every limit of the
+    /// grammar, and the widened spellings score.
+    #[test]
+    fn issue_38_prompt_states_every_grammar_rule() {
+        let prob = p("x^2*ln(x) - 2*x^(-3)");
+        let prompt = Differentiation.prompt(&prob);
+        assert!(prompt.contains(SYNTAX));
+        for rule in ["Take x > 0", "integer constants from -12 to 12", "single term", "1/2x means x/2"] {
+            assert!(prompt.contains(rule), "prompt lacks `{rule}`");
+        }
+        // f' = 2x ln(x) + x + 6x^(-4).
+        for ok in [
+            "2x ln(x) + x + 6/x^4",
+            "2x*ln(|x|) + x + 6x^(-4)",
+            "x(2ln(abs(x)) + 1) + 6/(x^2*x^2)",
+            "ln(x^(2x^0))*x + x + 6*x^-4",
+        ] {
+            assert!(Differentiation.verify(&prob, ok).correct, "{ok}");
+        }
+        let s = Differentiation.verify(&prob, "2x ln(x) + x + 6/(x^4 + 0*x + 0)");
+        assert!(s.correct, "a divisor that simplifies to one term is one term: {s:?}");
+        let s = Differentiation.verify(&prob, "2x ln(x) + x + 6x^(-4) + c");
+        assert!(!s.correct && !s.is_format_error(), "{s:?}");
+        let s = Differentiation.verify(&prob, "2x ln(x) + x + 6/(x^4 + x - x + 1)");
+        assert!(s.is_format_error() && s.reason.contains("single term"), "{s:?}");
+    }
+
     #[test]
     fn generated_functions_parse_and_verify() {
         for d in Difficulty::all() {

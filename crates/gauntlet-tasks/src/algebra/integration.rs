@@ -6,9 +6,10 @@
 //!
 //! **Verifies** by differentiating the answer, not by comparing it with a stored one: the answer
 //! is parsed by the small CAS ([`cas::parse`](super::cas::parse): `+ - * / ^`, implicit
-//! multiplication, `e^(…)`, `exp`, `sin`, `cos`, `ln`, an optional `+ C`), differentiated
+//! multiplication, `e^(…)`, `exp`, `sin`, `cos`, `ln`, an optional `+ C`; its limits are all
+//! stated in the prompt, `SYNTAX`), differentiated
 //! exactly, and its canonical form compared with the integrand's. So every antiderivative is
-//! accepted, whatever its constant and its spelling (`-cos(2x)/2`, `sin(x)^2`, `ln|2x|`,
+//! accepted, whatever its constant and its spelling (`-cos(2x)/2`, `sin^2(x)`, `ln|2x|`,
 //! `x e^x - e^x + 7`). The canonical form is exact (linearly independent basis functions,
 //! rational coefficients), so there is no tolerance to exploit. An answer outside the CAS's
 //! language (unknown functions, `sin x` without parentheses, prose) is unparsable. No partial
@@ -49,11 +50,18 @@ pub struct IntegrationProblem {
     pub integrand: String,
 }
 
-/// The syntax paragraph shared with `differentiation`.
-pub(crate) const SYNTAX: &str = "Write the answer as a formula in x using numbers, + - * / ^, \
-    parentheses, e^(...) or exp(...), sin(...), cos(...) and ln(...) (natural logarithm); the \
-    arguments of e^, sin and cos must be multiples of x (like e^(3*x) or sin(x/2)). Implicit \
-    multiplication such as 3x or 2x*e^(x) is fine.";
+/// The syntax paragraph shared with `differentiation`: every rule of [`cas::parse`] a correct
+/// answer could run into (issue 38 item 4), each with what to write instead.
+pub(crate) const SYNTAX: &str = "Take x > 0. Write the answer as a formula in x using numbers \
+    (integers, decimals, fractions like 3/2), + - * / ^, parentheses, e^(...) or exp(...), sin(...), \
+    cos(...) and ln(...) (natural logarithm; ln|x|, ln(|x|) and ln(abs(x)) are read as ln(x)). \
+    Implicit multiplication such as 3x or 2x*e^(x) is fine and binds like *, so 1/2x means x/2: \
+    write 1/(2x) for one over 2x. Functions need parentheses (sin(x), not sin x); write a power \
+    of a function as sin(x)^2 or sin^2(x). The arguments of e^, exp, sin and cos must be constant \
+    multiples of x (like e^(3*x) or sin(x/2); write e^(3x), not e^3x), and ln takes c*x^k (ln(x), \
+    ln(2x), ln(x^2)). Exponents must be integer constants from -12 to 12 (no x^(1/2), sqrt or \
+    2^x). Divide only by a single term without sin, cos or ln (like 3, x^3 or 2*x^2*e^(x); not by \
+    x+1 or sin(x)). No other names or constants are read (tan, log, sqrt, pi, |x| outside ln).";
 
 fn key(n: i32, a: Rat, t: Trig, m: u32) -> Key {
     Key { n, a, t, m }
@@ -247,6 +255,48 @@ mod tests {
         }
         for bad in ["2x e^x - 2e^x or 0", "integral of 2x e^x", "2*x*e^x - 2*e^x = F", "tan(x)"] {
             assert!(s(bad).is_format_error(), "{bad}");
+        }
+    }
+
+    /// Issue 38 item 4: the prompt states every limit of the grammar, the widened spellings
+    /// score, and an answer past a limit is unparsable with a reason naming the rule.
+    #[test]
+    fn issue_38_prompt_states_every_grammar_rule() {
+        let prob = p("3*x^(-1) + 2*sin(2*x)");
+        let prompt = Integration.prompt(&prob);
+        for rule in [
+            "Take x > 0",
+            "ln(|x|) and ln(abs(x)) are read as ln(x)",
+            "1/2x means x/2",
+            "sin^2(x)",
+            "not sin x",
+            "write e^(3x), not e^3x",
+            "ln takes c*x^k",
+            "integer constants from -12 to 12",
+            "Divide only by a single term without sin, cos or ln",
+            "+ C",
+        ] {
+            assert!(prompt.contains(rule), "prompt lacks `{rule}`:\n{prompt}");
+        }
+        for ok in [
+            "3ln(|x|) - cos(2x)",
+            "3*ln(abs(x)) - cos(2*x) + c",
+            "3ln|x| + 1 - 2cos^2(x)",
+            "3 ln(x) + 2sin^2(x)",
+            "ln(x^3) - cos(2x)/1",
+        ] {
+            assert!(Integration.verify(&prob, ok).correct, "{ok}");
+        }
+        for (bad, why) in [
+            ("3ln(x) - cos(2x) + x^(1/2) - sqrt(x)", "unknown name `sqrt`"),
+            ("3ln(x) - (cos(x)^2 - sin(x)^2)^1.5", "integer constants from -12 to 12"),
+            ("3ln(x+0*x+1) - cos(2x)", "ln takes c*x^k"),
+            ("3ln(x) - cos(2x)*(x+1)/(x+1)", "single term"),
+            ("3log(x) - cos(2x)", "unknown name `log`"),
+            ("3ln x - cos(2x)", "ln needs parentheses"),
+        ] {
+            let s = Integration.verify(&prob, bad);
+            assert!(s.is_format_error() && s.reason.contains(why), "{bad}: {s:?}");
         }
     }
 

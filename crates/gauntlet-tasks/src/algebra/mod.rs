@@ -7,6 +7,7 @@ pub mod cas;
 pub mod convex_hull;
 pub mod coordinate_geometry;
 pub mod differentiation;
+pub mod geometric_shapes;
 pub mod integration;
 pub mod linear_system;
 pub mod matrix_determinant;
@@ -32,5 +33,6 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(convex_hull::ConvexHull),
         Arc::new(matrix_determinant::MatrixDeterminant),
         Arc::new(triangle_geometry::TriangleGeometry),
+        Arc::new(geometric_shapes::GeometricShapes),
     ]
 }

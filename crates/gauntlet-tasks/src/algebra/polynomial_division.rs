@@ -88,7 +88,8 @@ impl Task for PolynomialDivision {
     fn prompt(&self, p: &PolyDivProblem) -> String {
         format!(
             "Divide p(x) = {} by d(x) = {}. Find the quotient q(x) and the remainder r(x) with \
-             p(x) = q(x)·d(x) + r(x) and deg r < deg d (write r=0 if it divides exactly).\n\n{}",
+             p(x) = q(x)·d(x) + r(x) and deg r < deg d (write r=0 if it divides exactly). Write q and r \
+             expanded, as sums of terms c·x^k with integer coefficients (no parentheses, no division).\n\n{}",
             Poly::from_ints(&p.dividend).render('x'),
             Poly::from_ints(&p.divisor).render('x'),
             self.answer_instruction()
@@ -130,6 +131,19 @@ mod tests {
 
     fn p() -> PolyDivProblem {
         PolyDivProblem { dividend: vec![5, -2, 0, 1], divisor: vec![-1, 1] }
+    }
+
+    /// Issue 38 item 4: the prompt states that q and r are written expanded with integer
+    /// coefficients, which is what the parser reads; a factored or divided spelling is refused.
+    #[test]
+    fn issue_38_prompt_states_the_expanded_form() {
+        let p = p();
+        assert!(PolynomialDivision
+            .prompt(&p)
+            .contains("expanded, as sums of terms c·x^k with integer coefficients"));
+        for bad in ["q=(x+2)(x-1) + 1, r=4", "q=x^2 + x - 1, r=8/2"] {
+            assert!(PolynomialDivision.verify(&p, bad).is_format_error(), "{bad}");
+        }
     }
 
     #[test]

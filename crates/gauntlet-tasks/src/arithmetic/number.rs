@@ -4,8 +4,9 @@
 //! - [`gcd`], [`is_prime`] (deterministic Miller–Rabin for every `u64`), [`pow_mod`] and
 //!   [`mod_inverse`]: exact integer arithmetic without overflow (products go through `u128`).
 //! - [`parse_int`] and [`parse_rat`]: strict parsers for one committed number (an optional sign,
-//!   digits, and for [`parse_rat`] a fraction `a/b` or a decimal `a.b`). Anything else, such as
-//!   `3 or 4`, `3/4/5`, units or words, is an error naming the text.
+//!   digits, and for [`parse_rat`] a fraction `a/b` or a decimal `a.b` of any length, read
+//!   exactly). Anything else, such as `3 or 4`, `3/4/5`, units or words, is an error naming the
+//!   text.
 
 use super::expr::Rat;
 use crate::common::clip;
@@ -122,8 +123,16 @@ pub fn parse_int(text: &str) -> Result<i64, String> {
 }
 
 /// Parse exactly one rational number: an optional sign, then an integer, a fraction `a/b` or a
-/// decimal `a.b` (at most 18 digits in all). `-3/4`, `+0.75`, `6/8` and `3` are numbers;
-/// `3/4/5`, `.5`, `1e3`, `3 or 4` and `3 4` are errors.
+/// decimal `a.b`. `-3/4`, `+0.75`, `6/8` and `3` are numbers; `3/4/5`, `.5`, `5.`, `1e3`, `3 or 4`
+/// and `3 4` are errors.
+///
+/// Integers and decimals of any length are read exactly: `a.b` with `k` digits after the point
+/// (trailing zeros dropped) is `m / 10^k`, reduced in exact decimal-digit arithmetic before it is
+/// stored, so `0.0193119049072265625` is `10125/524288` and a 40-digit expansion of `p / 2^40`
+/// is `p / 2^40`. The numerator and denominator of a fraction `a/b` are read up to 38 digits
+/// each and reduced. A value whose lowest terms do not fit a [`Rat`] (numerator or denominator
+/// above `2^63 − 1`; no answer of any family needs one) is an error that says so, never a silent
+/// wrong value.
 pub fn parse_rat(text: &str) -> Result<Rat, String> {
     let t = text.trim();
     let bad = || format!("`{}` is not a number", clip(t, 30));
@@ -131,40 +140,106 @@ pub fn parse_rat(text: &str) -> Result<Rat, String> {
     let v = if let Some((a, b)) = body.split_once('/') {
         let (a, b) = (a.trim(), b.trim());
         let (bneg, b) = sign(b);
-        if !digits(a) || !digits(b) {
-            return Err(bad());
+        let int = |d: &str| -> Result<i128, String> {
+            if !all_digits(d) {
+                return Err(bad());
+            }
+            let d = d.trim_start_matches('0');
+            if d.len() > 38 {
+                return Err(format!(
+                    "`{}` has a numerator or denominator of more than 38 digits: reduce the fraction",
+                    clip(t, 30)
+                ));
+            }
+            Ok(if d.is_empty() { 0 } else { d.parse().map_err(|_| bad())? })
+        };
+        let (num, den) = (int(a)?, int(b)?);
+        if den == 0 {
+            return Err(format!("`{}` divides by zero", clip(t, 30)));
         }
-        let r = Rat::new(a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?)
-            .ok_or_else(|| format!("`{}` divides by zero", clip(t, 30)))?;
+        let r = Rat::new(num, den).ok_or_else(|| too_big(t))?;
         if bneg {
-            r.checked_neg().ok_or_else(bad)?
+            r.checked_neg().ok_or_else(|| too_big(t))?
         } else {
             r
         }
     } else if let Some((a, b)) = body.split_once('.') {
-        let all_digits = |d: &str| !d.is_empty() && d.len() <= 64 && d.bytes().all(|c| c.is_ascii_digit());
         if !all_digits(a) || !all_digits(b) {
             return Err(bad());
         }
-        // Leading zeros of the whole part and trailing zeros of the fraction leave the value as it
-        // is (`2.250` is `2.25`), so only the digits that remain count toward the 18.
-        let (a, b) = (a.trim_start_matches('0'), b.trim_end_matches('0'));
-        if a.len() + b.len() > 18 {
-            return Err(bad());
-        }
-        let m: i128 =
-            if a.is_empty() && b.is_empty() { 0 } else { format!("{a}{b}").parse().map_err(|_| bad())? };
-        Rat::new(m, 10i128.pow(b.len() as u32)).ok_or_else(bad)?
-    } else if digits(body) {
-        Rat::int(body.parse().map_err(|_| bad())?)
+        exact_decimal(a, b).ok_or_else(|| too_big(t))?
+    } else if all_digits(body) {
+        exact_decimal(body, "").ok_or_else(|| too_big(t))?
     } else {
         return Err(bad());
     };
     if neg {
-        v.checked_neg().ok_or_else(bad)
+        v.checked_neg().ok_or_else(|| too_big(t))
     } else {
         Ok(v)
     }
+}
+
+/// A non-empty run of ASCII digits.
+fn all_digits(d: &str) -> bool {
+    !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit())
+}
+
+/// The error for a well-formed number whose exact value no [`Rat`] holds.
+fn too_big(t: &str) -> String {
+    format!(
+        "`{}` is too large or too precise: in lowest terms its numerator or denominator exceeds          2^63 − 1, more than any answer needs",
+        clip(t, 30)
+    )
+}
+
+/// The exact value of the decimal `int.frac` (both ASCII digit strings, `frac` possibly empty),
+/// or `None` when it does not fit a [`Rat`].
+///
+/// With trailing zeros of `frac` dropped, the value is `m / 10^k` (`m`: every digit, `k`: the
+/// digits after the point) and its lowest terms are `(m / 2^i 5^j) / (2^(k−i) 5^(k−j))`, where
+/// `i` and `j` are how often 2 and 5 (at most `k` times each) divide `m`. Because `m` does not
+/// end in 0, one of `i`, `j` is 0, so the reduced denominator is at least `2^k`: more than 62
+/// digits after the point never fit an `i64` denominator. The reduced numerator is at least
+/// `m / 10^k`, so an `m` of more than `k + 19` digits never fits either. Both cases are refused
+/// before any arithmetic, which bounds the work (at most 81 digits, divided at most 124 times).
+fn exact_decimal(int: &str, frac: &str) -> Option<Rat> {
+    let frac = frac.trim_end_matches('0');
+    let k = frac.len();
+    let mut m: Vec<u8> = int.bytes().chain(frac.bytes()).map(|b| b - b'0').skip_while(|&d| d == 0).collect();
+    if m.is_empty() {
+        return Some(Rat::ZERO);
+    }
+    if k > 62 || m.len() > k + 19 {
+        return None;
+    }
+    let (mut twos, mut fives) = (k as u32, k as u32);
+    while twos > 0 && divide_exact(&mut m, 2) {
+        twos -= 1;
+    }
+    while fives > 0 && divide_exact(&mut m, 5) {
+        fives -= 1;
+    }
+    let num = m.iter().try_fold(0i128, |acc, &d| acc.checked_mul(10)?.checked_add(d as i128))?;
+    let den = 2i128.checked_pow(twos)?.checked_mul(5i128.checked_pow(fives)?)?;
+    Rat::new(num, den)
+}
+
+/// Divide the decimal digits `m` (most significant first, no leading zero, not empty) by `d`
+/// in place when `d` divides it exactly; `false`, leaving `m` as it was, when it does not.
+fn divide_exact(m: &mut Vec<u8>, d: u32) -> bool {
+    if m.iter().fold(0u32, |r, &x| (r * 10 + x as u32) % d) != 0 {
+        return false;
+    }
+    let mut r = 0u32;
+    for x in m.iter_mut() {
+        let cur = r * 10 + *x as u32;
+        *x = (cur / d) as u8;
+        r = cur % d;
+    }
+    let lead = m.iter().take_while(|&&x| x == 0).count();
+    m.drain(..lead);
+    true
 }
 
 #[cfg(test)]
@@ -178,8 +253,89 @@ mod tests {
             assert_eq!(parse_rat(same), Ok(v), "{same}");
         }
         assert_eq!(parse_rat("0.000"), Ok(Rat::int(0)));
-        assert!(parse_rat("17832177.36170629921").is_err(), "19 significant digits");
-        assert!(parse_rat(&format!("1.{}", "0".repeat(65))).is_err(), "absurdly long");
+        assert_eq!(parse_rat(&format!("1.{}", "0".repeat(65))), Ok(Rat::int(1)), "any number of zeros");
+        let three_eighths = format!("{}0.375{}", "0".repeat(40), "0".repeat(200));
+        assert_eq!(parse_rat(&three_eighths), Rat::new(3, 8).ok_or_else(String::new));
+        assert_eq!(parse_rat(&format!("-{}7", "0".repeat(30))), Ok(Rat::int(-7)));
+    }
+
+    /// Issue 38: exact decimals of 19 or more digits after the point were refused.
+    #[test]
+    fn issue_38_long_exact_decimals_are_read_exactly() {
+        let r = |n: i128, d: i128| Rat::new(n, d).unwrap();
+        for (text, want) in [
+            ("0.0193119049072265625", r(10125, 524288)),
+            ("17832177.36170629921", r(1783217736170629921, 100_000_000_000)),
+            // 40 digits after the point (m / 10^40 does not fit an i128 denominator).
+            ("0.0000000000009094947017729282379150390625", r(1, 1 << 40)),
+            // 60 digits; m = 3 · 5^60 does not fit an i128 either.
+            ("0.000000000000000002602085213965210641617886722087860107421875", r(3, 1 << 60)),
+            ("0.000000000000000000939524096", r(7, 7450580596923828125)),
+            ("-0.00000010965165575527180408244021236896514892578125", r(-123456789, 1 << 50)),
+            ("9223372036854775807", Rat::int(i64::MAX)),
+            ("-9223372036854775807.000", Rat::int(-i64::MAX)),
+            (
+                "00000000000000000000000000000000000000000000012/0000000000000000000000000000000000016",
+                r(3, 4),
+            ),
+            ("100000000000000000000000000000000000/200000000000000000000000000000000000", r(1, 2)),
+        ] {
+            assert_eq!(parse_rat(text), Ok(want), "{text}");
+        }
+    }
+
+    /// The slow, obvious oracle: the decimal expansion of `n / 2^a 5^b` by long division, with
+    /// random leading and trailing zeros, must read back as that fraction.
+    #[test]
+    fn every_terminating_expansion_reads_back() {
+        let mut rng = gauntlet_core::Rng::new(38);
+        for _ in 0..3000 {
+            let (a, b) = (rng.range(0, 62) as u32, rng.range(0, 27) as u32);
+            let Some(den) = 2u128.checked_pow(a).and_then(|t| t.checked_mul(5u128.pow(b))) else { continue };
+            if den > i64::MAX as u128 {
+                continue;
+            }
+            let num = rng.next_u64() as u128 >> rng.range(1, 63);
+            let mut text = format!("{}{}.", "0".repeat(rng.index(3)), num / den);
+            let mut rem = num % den;
+            while rem != 0 {
+                text.push(char::from(b'0' + (rem * 10 / den) as u8));
+                rem = rem * 10 % den;
+            }
+            text.push_str(&"0".repeat(1 + rng.index(4)));
+            let want = Rat::new(num as i128, den as i128).unwrap();
+            assert_eq!(parse_rat(&text), Ok(want), "{num}/{den} as {text}");
+            assert_eq!(parse_rat(&format!("-{text}")), Ok(want.checked_neg().unwrap()), "-{text}");
+        }
+    }
+
+    #[test]
+    fn unrepresentable_numbers_are_errors_that_say_so() {
+        let huge = "9".repeat(100);
+        for text in [
+            "9223372036854775808".to_string(),
+            "99999999999999999999999999999999".into(),
+            format!("0.{}1", "0".repeat(62)),
+            format!("0.{}1", "0".repeat(100_000)),
+            format!("{huge}.5"),
+            format!("7/{}", "3".repeat(20)),
+            format!("{huge}/3"),
+            format!("1/{huge}"),
+            format!("0.{}", "3".repeat(63)),
+        ] {
+            let e = parse_rat(&text).expect_err(&text);
+            assert!(
+                e.contains("too large or too precise") || e.contains("reduce the fraction"),
+                "{text}: {e}"
+            );
+        }
+        // Junk of every shape: an error or a value, never a panic.
+        let mut rng = gauntlet_core::Rng::new(380);
+        let alphabet: Vec<char> = "0123456789000000999995/.-+ ".chars().collect();
+        for _ in 0..20_000 {
+            let s: String = (0..rng.index(120)).map(|_| alphabet[rng.index(alphabet.len())]).collect();
+            let _ = parse_rat(&s);
+        }
     }
 
     #[test]

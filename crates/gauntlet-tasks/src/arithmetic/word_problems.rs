@@ -10,7 +10,8 @@
 //! - *rates*: a machine's hourly output over several days, one day at a multiple of its speed,
 //!   faulty pieces thrown away; the pieces left;
 //! - *ages*: a chain of people older / younger by years, twice or half as old; one age or the sum
-//!   of ages, now or in some years;
+//!   of ages, now or in some years (every age in the story, now and then, is 1–100: a chain that
+//!   leaves that range is redrawn);
 //! - *mixtures*: batches of juice with a stated percentage of sugar, water added, half poured out;
 //!   the litres of sugar or of liquid.
 //!
@@ -152,6 +153,8 @@ const GOODS: [(&str, &str); 8] = [
 ];
 const DAYS: [&str; 7] = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 const BILLS: [u32; 6] = [10, 20, 50, 100, 200, 500];
+/// The oldest anyone in an age story is, now or in the years the question asks about.
+const MAX_AGE: i64 = 100;
 
 /// The distractor sentences of a template (`{}` is the number).
 fn distractor_texts(story: &Story) -> [&'static str; 4] {
@@ -292,6 +295,26 @@ fn ages(people: &[u8], first: u32, rels: &[AgeRel]) -> Option<Vec<i64>> {
         out.push(next);
     }
     (first >= 1).then_some(out)
+}
+
+/// Whether every age of an age story stays in `1..=MAX_AGE`, now and in `years` years (other
+/// stories: always). The generator redraws stories that fail; `value` stays as lenient as it was,
+/// so rows generated before the bound still verify.
+fn plausible(s: &Story) -> bool {
+    match s {
+        Story::Ages { people, first, rels, years, .. } => ages(people, *first, rels)
+            .is_some_and(|a| a.iter().all(|&x| (1..=MAX_AGE - *years as i64).contains(&x))),
+        _ => true,
+    }
+}
+
+/// `an` before a word that starts with a vowel (`an ant`), else `a`.
+fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
 }
 
 /// The story's sentences and its question.
@@ -474,7 +497,7 @@ fn draw_story(rng: &mut Rng, steps: usize, big: u32) -> Story {
                 .collect();
             let years = if steps >= 3 && rng.chance(0.7) { r(rng, 1, 10) } else { 0 };
             let s = Story::Ages { people, first, rels, years, sum: steps >= 4 && rng.chance(0.5) };
-            if value(&s).is_some() {
+            if value(&s).is_some() && plausible(&s) {
                 return s;
             }
         },
@@ -544,7 +567,7 @@ impl Task for WordProblems {
                 let legs: Vec<String> = start
                     .iter()
                     .filter_map(|&(k, _)| animal(k))
-                    .map(|(a, l)| format!("a {a} has {l} legs"))
+                    .map(|(a, l)| format!("{} {a} has {l} legs", article(a)))
                     .collect();
                 format!(" Count legs like this: {}.", join_and(&legs))
             }
@@ -670,6 +693,52 @@ mod tests {
             }
             assert_eq!(kinds.len(), 5, "L{d}: every template appears");
         }
+    }
+
+    /// Issue 38: age chains reached implausible ages (level 5, seed 9321: Lena will be 474).
+    #[test]
+    fn issue_38_every_age_is_plausible() {
+        let t = WordProblems;
+        for d in Difficulty::all() {
+            let (mut stories, mut oldest) = (0, 0);
+            for seed in 0..2000 {
+                let p = t.generate(seed, d);
+                let Story::Ages { people, first, rels, years, .. } = &p.story else { continue };
+                stories += 1;
+                let now = ages(people, *first, rels).unwrap();
+                for &age in &now {
+                    assert!((1..=100).contains(&age), "L{d} seed {seed}: an age of {age} in {now:?}");
+                    assert!(age + *years as i64 <= 100, "L{d} seed {seed}: {age} + {years} years");
+                    oldest = oldest.max(age + *years as i64);
+                }
+            }
+            assert!(stories >= 300, "L{d}: only {stories} age stories");
+            assert!(d.level() < 3 || oldest > 60, "L{d}: the oldest age is only {oldest}");
+        }
+        let p = t.generate(9321, Difficulty::new(5).unwrap());
+        assert!(!t.prompt(&p).contains("474"), "{}", t.prompt(&p));
+    }
+
+    /// Issue 38: the farm text said "a ant has 6 legs".
+    #[test]
+    fn issue_38_an_before_a_vowel() {
+        assert_eq!(article("ant"), "an");
+        assert_eq!(article("eagle"), "an");
+        assert_eq!(article("cow"), "a");
+        let t = WordProblems;
+        let mut ants = 0;
+        for d in Difficulty::all() {
+            for seed in 0..2000 {
+                let prompt = t.prompt(&t.generate(seed, d));
+                let words: Vec<&str> = prompt.split_whitespace().collect();
+                for w in words.windows(2) {
+                    let vowel = w[1].starts_with(['a', 'e', 'i', 'o', 'u']);
+                    assert!(!(w[0].eq_ignore_ascii_case("a") && vowel), "L{d} seed {seed}: `a {}`", w[1]);
+                }
+                ants += usize::from(prompt.contains("an ant has 6 legs"));
+            }
+        }
+        assert!(ants > 0, "no farm with ants in the sweep");
     }
 
     #[test]

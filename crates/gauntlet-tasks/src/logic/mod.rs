@@ -22,6 +22,7 @@ pub mod self_reference;
 pub mod set_operations;
 pub mod syllogism;
 pub mod table_qa;
+pub mod temporal_sequences;
 pub mod web_of_lies;
 pub mod zebra;
 pub mod zebra_solver;
@@ -53,6 +54,7 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(goods_exchange::GoodsExchange),
         Arc::new(hyperbaton::Hyperbaton),
         Arc::new(table_qa::TableQa),
+        Arc::new(temporal_sequences::TemporalSequences),
     ]
 }
 

@@ -11,7 +11,7 @@
 //! `P(K = k) = C(n, k) · a^k · (b − a)^(n−k) / b^n` in integers (u128), summed over the event;
 //! a condition `B` gives `P(A | B) = P(A ∩ B) / P(B)`, and "the first trial succeeds" leaves
 //! `n − 1` free trials that need one success fewer. The answer (a fraction, reduced or not, or an
-//! exact terminating decimal; `parse_rat`) must equal the exact value. Rounded decimals and
+//! exact terminating decimal of any length; `parse_rat`) must equal the exact value. Rounded decimals and
 //! percentages are wrong or unparsable. No partial credit.
 //!
 //! | level | trial | n | event |
@@ -430,6 +430,55 @@ mod tests {
                 assert!(t.prompt(&p).contains(&format!(" {} times", p.n)));
             }
         }
+    }
+
+    /// The decimal expansion of `v` when it terminates (the denominator is `2^a 5^b`).
+    fn expansion(v: Rat) -> Option<String> {
+        let (num, den) = (v.num().unsigned_abs() as u128, v.den() as u128);
+        let mut d = den;
+        for p in [2, 5] {
+            while d.is_multiple_of(p) {
+                d /= p;
+            }
+        }
+        if d != 1 {
+            return None;
+        }
+        let mut text = format!("{}{}.", if v.num() < 0 { "-" } else { "" }, num / den);
+        let mut rem = num % den;
+        while rem != 0 {
+            text.push(char::from(b'0' + (rem * 10 / den) as u8));
+            rem = rem * 10 % den;
+        }
+        Some(text)
+    }
+
+    /// Issue 38: level 3, seed 23099 is `10125/524288 = 0.0193119049072265625`, which scored 0
+    /// as a decimal; every terminating answer is accepted as its exact decimal, however long.
+    #[test]
+    fn issue_38_long_exact_decimals_are_accepted() {
+        let t = BinomialProbability;
+        let p = t.generate(23099, Difficulty::new(3).unwrap());
+        assert_eq!(t.solve(&p), "10125/524288");
+        for ok in ["10125/524288", "0.0193119049072265625", "0.019311904907226562500000", "20250/1048576"] {
+            assert!(t.verify(&p, ok).correct, "{ok}: {}", t.verify(&p, ok).reason);
+        }
+        let wrong = t.verify(&p, "0.0193119049072265626");
+        assert!(!wrong.correct && !wrong.is_format_error(), "{}", wrong.reason);
+        let (mut long, mut checked) = (0, 0);
+        for d in Difficulty::all() {
+            for seed in 0..400 {
+                let p = t.generate(seed, d);
+                let Some(text) = probability(&p).and_then(expansion) else { continue };
+                checked += 1;
+                long += usize::from(text.split_once('.').is_some_and(|(_, f)| f.len() >= 19));
+                assert!(t.verify(&p, &text).correct, "L{d} seed {seed}: {text}");
+                assert!(t.verify(&p, &format!("{text}000")).correct, "L{d} seed {seed}: {text}000");
+            }
+        }
+        assert!(long >= 10 && checked > long, "{long} long expansions of {checked}");
+        let v = t.verify(&p, &format!("0.{}1", "0".repeat(80)));
+        assert!(v.is_format_error() && v.reason.contains("too large or too precise"), "{}", v.reason);
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod meeting_rooms;
 pub mod minesweeper;
 pub mod minesweeper_solver;
 pub mod rubiks_2x2;
+pub mod tsumego;
 
 use gauntlet_core::DynTask;
 use std::sync::Arc;
@@ -31,5 +32,6 @@ pub fn families() -> Vec<Arc<dyn DynTask>> {
         Arc::new(longest_common_subsequence::LongestCommonSubsequence),
         Arc::new(coin_change::CoinChange),
         Arc::new(huffman_code::HuffmanCode),
+        Arc::new(tsumego::Tsumego),
     ]
 }

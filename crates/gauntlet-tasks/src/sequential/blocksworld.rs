@@ -13,7 +13,11 @@
 //!
 //! **Verifies** by simulation: a moved block must be clear (nothing on it), its destination must
 //! be clear (or the table) and differ from the block; after the last move every block must rest
-//! on what the goal says, within the budget. Every such plan scores 1.0. 0/1.
+//! on what the goal says, within the budget. Every such plan scores 1.0. 0/1. The destination
+//! is judged before the block is lifted, so a block cannot be put back on the block it stands
+//! on (that block is covered by it); a block already on the table may be moved to the table, a
+//! move that changes nothing but counts toward the budget. The prompt states both (issue 38
+//! item 4), and the search's moves are exactly the legal ones that change the arrangement.
 //!
 //! | level | blocks | min. optimum | budget |
 //! |---|---|---|---|
@@ -117,6 +121,27 @@ fn bfs(start: &[u8], stop: Option<u64>) -> Visited {
     seen
 }
 
+/// Whether moving block `x` onto `y` (`y = n`: the table) is legal in `on`, as the prompt states
+/// it: `x` is clear, `y` is the table or a clear block other than `x`, judged before `x` is
+/// lifted (so `x` cannot go back on the block it stands on). Moving a block that is already on
+/// the table to the table is legal: it changes nothing but counts as a move.
+fn legal(on: &[u8], x: usize, y: usize) -> Result<(), String> {
+    let n = on.len();
+    if x == y {
+        return Err("a block cannot go on itself".into());
+    }
+    if !clear(on, x) {
+        return Err(format!("block {} has a block on top", name(x)));
+    }
+    if y < n && on[x] as usize == y {
+        return Err(format!("block {} already stands on {}, which is therefore not clear", name(x), name(y)));
+    }
+    if y < n && !clear(on, y) {
+        return Err(format!("block {} has a block on top", name(y)));
+    }
+    Ok(())
+}
+
 fn well_formed(on: &[u8]) -> bool {
     let n = on.len();
     if !(1..=10).contains(&n) || on.iter().any(|&x| x as usize > n) {
@@ -212,7 +237,9 @@ impl Task for Blocksworld {
         format!(
             "Blocksworld with {} blocks on a table. Each stack is listed from the bottom block to the top block.\n\n\
              Start:\n{}\n\nGoal:\n{}\n\nA move picks up one block that has nothing on top of it and puts it either on \
-             the table or on top of another block that has nothing on top of it. Write X->Y to put block X on block Y, \
+             the table or on top of another block that has nothing on top of it. A block cannot go on itself or back on \
+             the block it stands on (that block has the moved block on top). A block already on the table may be moved \
+             to the table: nothing changes, but it counts as a move. Write X->Y to put block X on block Y, \
              and X->table to put it on the table. {budget}\n\n{}",
             p.start.len(),
             describe(&p.start),
@@ -266,15 +293,8 @@ impl Task for Blocksworld {
         }
         let mut on = p.start.clone();
         for (i, &(x, y)) in plan.iter().enumerate() {
-            let bad = |why: &str| Score::wrong(format!("move {} is not legal: {why}", i + 1));
-            if x == y {
-                return bad("a block cannot go on itself");
-            }
-            if !clear(&on, x) {
-                return bad(&format!("block {} has a block on top", name(x)));
-            }
-            if y < n && !clear(&on, y) {
-                return bad(&format!("block {} has a block on top", name(y)));
+            if let Err(why) = legal(&on, x, y) {
+                return Score::wrong(format!("move {} is not legal: {why}", i + 1));
             }
             on[x] = y as u8;
         }
@@ -315,6 +335,52 @@ mod tests {
             assert!(Blocksworld.verify(&p, bad).is_format_error(), "{bad}");
         }
         assert!(Blocksworld.prompt(&p).contains("Start:\n  A B\n  C\n\nGoal:\n  C B A"));
+    }
+
+    /// Issue 38 item 4: the prompt states what happens to the moves that would change nothing,
+    /// and the verifier does what it says.
+    #[test]
+    fn issue_38_no_op_moves_follow_the_prompt() {
+        let p = example();
+        let prompt = Blocksworld.prompt(&p);
+        for rule in [
+            "A block cannot go on itself or back on the block it stands on",
+            "A block already on the table may be moved to the table: nothing changes, but it counts as a move.",
+        ] {
+            assert!(prompt.contains(rule), "prompt lacks `{rule}`");
+        }
+        // C is on the table: C->table is a legal no-op that spends one move of the budget (3).
+        assert!(Blocksworld.verify(&p, "C->table, B->C, A->B").correct);
+        let s = Blocksworld.verify(&p, "C->table, C->table, B->C, A->B");
+        assert!(!s.correct && s.reason.contains("budget 3"), "{s:?}");
+        // B stands on A: B->A is refused, as is A->A.
+        for (bad, why) in [("B->A, B->C, A->B", "B already stands on A"), ("B->B, B->C, A->B", "on itself")] {
+            let s = Blocksworld.verify(&p, bad);
+            assert!(!s.correct && !s.is_format_error() && s.reason.contains(why), "{bad}: {s:?}");
+        }
+    }
+
+    /// The search's moves are the legal moves that change the arrangement, so the optimum it
+    /// states is the optimum under the prompt's rules.
+    #[test]
+    fn search_moves_are_the_legal_changing_moves() {
+        let mut rng = Rng::new(38);
+        for n in 1..=6 {
+            for _ in 0..50 {
+                let on = random_state(&mut rng, n);
+                let searched = moves(&on);
+                for x in 0..n {
+                    for y in 0..=n {
+                        let changes = on[x] as usize != y;
+                        assert_eq!(
+                            legal(&on, x, y).is_ok() && changes,
+                            searched.contains(&(x, y)),
+                            "{on:?} {x}->{y}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -381,6 +381,10 @@ pub struct EvalConfig {
     /// Held-out problems per task in the reported evaluations (before SFT, after SFT, after
     /// RL). The default, 1,100, keeps every rate's 95% interval within ±3 points.
     pub n: usize,
+    /// Held-out problems per task in the evaluation before SFT, 0 = `n`. A base model that never
+    /// writes the answer format scores 0 on every problem and spends every turn's whole token
+    /// budget, so a few hundred problems show that as well as `n` do, for a fraction of the time.
+    pub before_sft_n: usize,
     /// Held-out problems per task in the periodic evaluations during RL (the curves).
     pub periodic_n: usize,
     /// Samples per problem (pass@1 uses the first, mean@k all of them).
@@ -565,6 +569,7 @@ impl Default for EvalConfig {
             before_sft: true,
             after_sft: true,
             n: 1100,
+            before_sft_n: 0,
             periodic_n: 256,
             k: 1,
             temperature: 1.0,

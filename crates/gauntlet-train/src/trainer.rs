@@ -383,7 +383,12 @@ impl Trainer {
         name: &str,
     ) -> Result<(Vec<TaskEval>, Vec<gauntlet_rollout::Episode>), TrainError> {
         let t0 = Instant::now();
-        let n = if name == "periodic" { self.cfg.eval.periodic_n } else { self.cfg.eval.n };
+        let e = &self.cfg.eval;
+        let n = match name {
+            "periodic" => e.periodic_n,
+            "before_sft" if e.before_sft_n > 0 => e.before_sft_n,
+            _ => e.n,
+        };
         let (rows, episodes) = run_eval(self, n)?;
         let mut rec = Map::new();
         rec.insert("phase".into(), json!("eval"));

@@ -31,12 +31,16 @@ pub struct Seq {
     pub old_logprobs: Vec<f32>,
     /// Advantage per trained token, in order (RL; empty for SFT).
     pub advantages: Vec<f32>,
+    /// Log-probs of the policy that sampled each trained token, when `old_logprobs` hold
+    /// another's (decoupled PPO: `old_logprobs` are then the proximal policy's, recomputed
+    /// before the update); empty otherwise.
+    pub behaviour_logprobs: Vec<f32>,
 }
 
 impl Seq {
     /// A prompt followed by one trained response.
     pub fn turn(ids: Vec<u32>, prompt_len: usize, old_logprobs: Vec<f32>, advantages: Vec<f32>) -> Seq {
-        Seq { ids, prompt_len, spans: vec![], old_logprobs, advantages }
+        Seq { ids, prompt_len, spans: vec![], old_logprobs, advantages, behaviour_logprobs: vec![] }
     }
 
     /// Number of trained tokens.
@@ -72,10 +76,14 @@ pub struct Packed {
     pub targets: Tensor,
     /// 1 on trained tokens, 0 on padding.
     pub mask: Tensor,
-    /// Behaviour log-probs of the trained tokens, 0 on padding.
+    /// Old log-probs of the trained tokens (the behaviour policy's, or the proximal policy's
+    /// under decoupled PPO), 0 on padding.
     pub old_logprobs: Tensor,
     /// Advantages of the trained tokens, 0 on padding.
     pub advantages: Tensor,
+    /// The behaviour policy's log-probs when some row has [`Seq::behaviour_logprobs`] (decoupled
+    /// PPO), 0 on padding.
+    pub behaviour_logprobs: Option<Tensor>,
 }
 
 /// Pads and aligns `seqs` (see the module doc).
@@ -89,6 +97,8 @@ pub fn pack(seqs: &[&Seq], device: &Device) -> candle_core::Result<Packed> {
     let mut mask = vec![0f32; b * w];
     let mut old = vec![0f32; b * w];
     let mut adv = vec![0f32; b * w];
+    let decoupled = seqs.iter().any(|s| !s.behaviour_logprobs.is_empty());
+    let mut behav = vec![0f32; if decoupled { b * w } else { 0 }];
     for (r, s) in seqs.iter().enumerate() {
         ids[r * t..r * t + s.ids.len()].copy_from_slice(&s.ids);
         for (k, q) in s.trained_positions().into_iter().enumerate() {
@@ -98,6 +108,9 @@ pub fn pack(seqs: &[&Seq], device: &Device) -> candle_core::Result<Packed> {
             mask[j] = 1.0;
             old[j] = s.old_logprobs.get(k).copied().unwrap_or(0.0);
             adv[j] = s.advantages.get(k).copied().unwrap_or(0.0);
+            if decoupled {
+                behav[j] = s.behaviour_logprobs.get(k).or(s.old_logprobs.get(k)).copied().unwrap_or(0.0);
+            }
         }
         for k in s.response_len()..w {
             positions[r * w + k] = (r * t) as u32;
@@ -110,6 +123,7 @@ pub fn pack(seqs: &[&Seq], device: &Device) -> candle_core::Result<Packed> {
         mask: Tensor::from_vec(mask, (b, w), device)?,
         old_logprobs: Tensor::from_vec(old, (b, w), device)?,
         advantages: Tensor::from_vec(adv, (b, w), device)?,
+        behaviour_logprobs: if decoupled { Some(Tensor::from_vec(behav, (b, w), device)?) } else { None },
     })
 }
 
@@ -172,6 +186,7 @@ mod tests {
             spans: vec![2..4, 6..7],
             old_logprobs: vec![-1.0, -2.0, -3.0],
             advantages: vec![1.0, 1.0, -1.0],
+            behaviour_logprobs: vec![],
         };
         assert_eq!(s.response_len(), 3);
         let p = pack(&[&s], &Device::Cpu).unwrap();

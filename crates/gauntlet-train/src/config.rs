@@ -276,11 +276,19 @@ pub struct RlConfig {
     /// (outside agents play through the endpoint of `[serve]`, tagging their calls with an
     /// episode id and reporting each episode's reward; a step trains once
     /// `prompts_per_step · group_size` finished episodes have arrived, grouped by the task,
-    /// seed and level they report). See docs/training.md, "Training any agent".
+    /// seed and level they report). See docs/serve-policy.md, "Training any agent".
     pub source: String,
-    /// Most policy versions (optimiser steps) an episode may lag behind the weights being
-    /// trained: an episode any of whose calls was sampled by weights more than this many updates
-    /// old is dropped and counted (`stale_dropped`). Only `rl.source = "agents"` can lag.
+    /// How the trainer's own episodes are played: `sync` (sample a step, then update on it) or
+    /// `async` (a rollout thread plays the next steps while the trainer updates: step `s` is
+    /// sampled by the weights after step `s − max_staleness`, so with `max_staleness = 0` the
+    /// run is the synchronous one; pair `max_staleness ≥ 1` with `loss = "decoupled-ppo"`).
+    /// See docs/serve-policy.md, "Asynchronous rollouts".
+    pub mode: String,
+    /// How stale a trained episode may be, in policy versions (optimiser steps; one per RL step
+    /// with the default one mini-batch and one epoch). With `rl.source = "agents"`, an episode
+    /// any of whose calls was sampled by weights more than this many updates old is dropped
+    /// and counted (`stale_dropped`); with `rl.mode = "async"`, the fixed lag of the rollout
+    /// thread in RL steps (above).
     pub max_staleness: usize,
     /// Optimiser.
     pub optim: OptimConfig,
@@ -555,6 +563,7 @@ impl Default for RlConfig {
             invalid_penalty: 0.0,
             format_reward: 0.0,
             source: "self".into(),
+            mode: "sync".into(),
             max_staleness: 0,
             keep_groups: 1.0,
             optim: OptimConfig { lr: 3e-4, warmup_steps: 5, min_lr_ratio: 1.0, ..Default::default() },
@@ -699,6 +708,16 @@ impl TrainConfig {
         }
         if rl.source != "self" && rl.source != "agents" {
             return Err(format!("`rl.source` must be `self` or `agents`, got `{}`", rl.source));
+        }
+        if rl.mode != "sync" && rl.mode != "async" {
+            return Err(format!("`rl.mode` must be `sync` or `async`, got `{}`", rl.mode));
+        }
+        if rl.mode == "async" && rl.source != "self" {
+            return Err(
+                "`rl.mode = \"async\"` plays the trainer's own episodes on a rollout thread; agents' \
+                        episodes (`rl.source = \"agents\"`) arrive asynchronously already: drop `rl.mode`"
+                    .into(),
+            );
         }
         if rl.source == "agents" && self.serve.is_none() {
             return Err(

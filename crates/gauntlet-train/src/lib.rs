@@ -6,7 +6,8 @@
 //!
 //! - [`config`]: [`TrainConfig`], the TOML schema with the built-in default run.
 //! - [`trainer`]: [`Trainer`], the phases and checkpoint/resume logic.
-//! - `sft`, `rl`: one step of each phase (as `Trainer` methods).
+//! - `sft`, `rl`: one step of each phase (as `Trainer` methods); `collect`: the RL step's
+//!   sampling stage, on the trainer's thread or a rollout thread ahead of it (`rl.mode`).
 //! - [`optim`]: AdamW, gradient clipping and the warm-up + cosine schedule.
 //! - [`eval`]: held-out evaluation (pass@1, mean@k, pass@k, format errors) of any
 //!   [`gauntlet_rollout::Policy`].
@@ -23,6 +24,7 @@
 #![deny(missing_docs)]
 
 pub mod batch;
+mod collect;
 pub mod config;
 pub mod curriculum;
 pub mod diagnostics;

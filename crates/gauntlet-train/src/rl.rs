@@ -16,7 +16,10 @@
 //! Behaviour log-probs recorded at sampling time serve as the old log-probs (one epoch, one
 //! mini-batch: on-policy up to numerics; the step reports their mean gap to the trainer's
 //! recomputation as `logprob_gap`). With several epochs or mini-batches the old log-probs are
-//! recomputed before the first update, as verl does.
+//! recomputed before the first update, as verl does. With `rl.loss = "decoupled-ppo"` (for
+//! `rl.mode = "async"`, whose episodes are up to `rl.max_staleness` updates old) they are
+//! recomputed too, as the proximal policy the ratio is clipped around, and the recorded ones
+//! stay as the behaviour policy's (AReaL's decoupled objective).
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -25,19 +28,17 @@ use candle_core::{DType, Tensor};
 use gauntlet_algos::advantage::selfplay::RaeBaselines;
 use gauntlet_algos::advantage::TurnInfo;
 use gauntlet_algos::aggregate::{aggregate, masked_mean_value, Normaliser};
-use gauntlet_algos::filters::{returns_vary, DynamicSampler};
 use gauntlet_algos::{AdvantageBatch, AdvantageConfig, AdvantageEstimator, PolicyInputs, PolicyLossConfig};
 use gauntlet_model::logprobs::{entropy, token_logprobs};
-use gauntlet_model::ChatModel;
-use gauntlet_rollout::{play, play_with, Episode, EpisodeSpec, Granularity, Policy};
+use gauntlet_rollout::{Episode, Granularity};
 use serde_json::{json, Map};
 
 use crate::batch::{pack, Packed, Seq};
+use crate::collect::{Collected, Collector};
 use crate::config::TurnWeight;
 use crate::eval::learner_outcome;
-use crate::opponents::{lineup, Lineup};
 use crate::optim::lr_at;
-use crate::streams::{step_rng, sub_step_seed};
+use crate::streams::sub_step_seed;
 use crate::trainer::Trainer;
 use crate::TrainError;
 use gauntlet_core::Rng;
@@ -79,8 +80,13 @@ impl Trainer {
     pub(crate) fn rl_step(&mut self) -> Result<String, TrainError> {
         let t0 = Instant::now();
         let s = self.state.rl_step;
-        let (episodes, sampled_groups) =
-            if self.cfg.rl.source == "agents" { self.collect_agents() } else { self.collect(s)? };
+        let (episodes, sampled_groups, lag) = if self.cfg.rl.source == "agents" {
+            let (e, g) = self.collect_agents();
+            (e, g, None)
+        } else {
+            let c = self.collect(s)?;
+            (c.episodes, c.groups, Some(self.state.opt_step.saturating_sub(c.version)))
+        };
         let sample_secs = t0.elapsed().as_secs_f64();
         let mut batch = self.rows(&episodes);
         let mut rec = Map::new();
@@ -88,6 +94,10 @@ impl Trainer {
         rec.insert("step".into(), json!(s + 1));
         self.episode_metrics(&episodes, &mut rec);
         rec.insert("groups".into(), json!(sampled_groups));
+        if let (Some(lag), true) = (lag, self.rollouts.is_some()) {
+            // Updates between the sampling weights and the trained ones (`rl.mode = "async"`).
+            rec.insert("policy_lag".into(), json!(lag));
+        }
         rec.insert("rows".into(), json!(batch.rows.len()));
         let lr = lr_at(&self.cfg.rl.optim, s, self.cfg.rl.steps);
         rec.insert("lr".into(), json!(lr));
@@ -116,69 +126,41 @@ impl Trainer {
         self.log_step(rec, t0, sample_secs)
     }
 
-    /// Stage 1, collect: draw `prompts_per_step` initial states, play each `group_size` times
-    /// against the step's line-up; with dynamic sampling, drop groups whose learner returns are
-    /// all equal and draw more, up to `max_resample_rounds` extra rounds. Returns the kept
-    /// episodes and the number of groups sampled.
-    fn collect(&mut self, s: usize) -> Result<(Vec<Episode>, usize), TrainError> {
-        let rl = self.cfg.rl.clone();
-        let mut rng = step_rng(self.cfg.seed, "rl", s);
-        let mut policy = self.policy(rl.temperature, rl.max_tokens)?;
-        let seats: HashMap<String, usize> =
-            self.cfg.tasks.iter().map(|t| (t.name.clone(), gauntlet_rollout::seats(&t.name))).collect();
-        let snapshots: Vec<ChatModel> = self.pool.iter().map(|(_, c)| c.clone()).collect();
-        let mut episodes: Vec<Episode> = Vec::new();
-        let mut sampler = group_sampler(&self.cfg.rl);
-        loop {
-            let rounds = sampler.rounds();
-            // Groups are numbered across the step's rounds: this round's follow those offered.
-            let first = sampler.offered();
-            let mut specs = self.draw_problems(&mut rng, rl.prompts_per_step, false);
-            let mut expanded = Vec::new();
-            for spec in specs.drain(..) {
-                let group = first + spec.group;
-                for _ in 0..rl.group_size {
-                    expanded.push(gauntlet_rollout::EpisodeSpec { group, ..spec.clone() });
-                }
+    /// Stage 1, collect: the step's episodes from a [`Collector`](crate::collect::Collector) at
+    /// the current weights (`rl.mode = "sync"`), or from the rollout thread, which sampled them
+    /// with the weights of `rl.max_staleness` steps ago (`"async"`); the learnability
+    /// estimates take in every episode played.
+    fn collect(&mut self, s: usize) -> Result<Collected, TrainError> {
+        let got = match self.rollouts.take() {
+            Some(mut worker) => {
+                // The current weights sample step s + k: hand them over before waiting for s.
+                let got = (|| {
+                    if worker.wants(s) {
+                        worker.publish(s, self.collector()?);
+                    }
+                    worker.take(s)
+                })();
+                self.rollouts = Some(worker);
+                got?
             }
-            let opts = self.cfg.rollout_options(sub_step_seed(self.cfg.seed, "rl-sample", s, rounds, 16));
-            let groups: Vec<usize> = (first..first + rl.prompts_per_step).collect();
-            let Lineup { mut opponents, faces } = lineup(
-                &rl.opponent,
-                &rl.pool.members,
-                &groups,
-                &snapshots,
-                &policy.params,
-                &mut Rng::new(sub_step_seed(self.cfg.seed, "rl-pool", s, rounds, 16)),
-                sub_step_seed(self.cfg.seed, "rl-opponent", s, rounds, 16),
-            );
-            let got = if opponents.is_empty() {
-                play(&expanded, &mut policy, &opts)?
-            } else {
-                let mut policies: Vec<&mut dyn Policy> = vec![&mut policy];
-                policies.extend(opponents.iter_mut().map(|p| p.as_mut() as &mut dyn Policy));
-                let assign = |spec: &EpisodeSpec, seat: gauntlet_core::AgentId| {
-                    faces.assign(spec, seat.0, seats[&spec.env])
-                };
-                play_with(&expanded, &mut policies, &assign, &opts)?
-            };
-            if self.cfg.curriculum.learnability {
-                let outcomes: Vec<(String, u8, bool)> =
-                    got.iter().map(|e| (e.spec.env.clone(), e.spec.level, learner_outcome(e).0)).collect();
-                self.state.learnability.record(&outcomes);
-            }
-            episodes.extend(offer_round(&mut sampler, got, &groups, rl.dynamic_sampling));
-            sampler.end_round();
-            if sampler.is_done() {
-                break;
-            }
+            None => self.collector()?.collect(s)?,
+        };
+        if self.cfg.curriculum.learnability {
+            self.state.learnability.record(&got.outcomes);
         }
-        if rl.keep_groups < 1.0 {
-            episodes = keep_most_varied_groups(episodes, rl.keep_groups);
-        }
-        // The policy is dropped here: its prefix store's keys and values are stale once the
-        // weights move.
-        Ok((episodes, sampler.offered()))
+        Ok(got)
+    }
+
+    /// What sampling needs at the current weights.
+    pub(crate) fn collector(&self) -> Result<Collector, TrainError> {
+        let rl = &self.cfg.rl;
+        Ok(Collector {
+            cfg: self.cfg.clone(),
+            policy: self.policy(rl.temperature, rl.max_tokens)?,
+            snapshots: self.pool.iter().map(|(_, c)| c.clone()).collect(),
+            curriculum: self.state.curriculum.clone(),
+            learnability: self.state.learnability.clone(),
+        })
     }
 
     /// Stage 1 with `rl.source = "agents"`: waits until outside agents have finished
@@ -427,7 +409,10 @@ impl Trainer {
         let lcfg =
             PolicyLossConfig { clip_low: rl.clip_low, clip_high: rl.clip_high, agg, ..Default::default() };
         let dev = self.chat.model.device().clone();
-        let recompute = rl.ppo_epochs > 1 || rl.mini_batches > 1;
+        // Decoupled PPO clips around the proximal policy (the weights before this update) and
+        // weights each token by π_prox / π_behav: recompute the one, keep the other.
+        let decoupled = loss_kind == gauntlet_algos::PolicyLoss::DecoupledPpo;
+        let recompute = rl.ppo_epochs > 1 || rl.mini_batches > 1 || decoupled;
         let micro_batch = if rl.train_micro_batch > 0 { rl.train_micro_batch } else { rl.micro_batch };
         let mut gap_sum = 0.0;
         let mut gap_n = 0.0;
@@ -438,6 +423,9 @@ impl Trainer {
                 let lp = self.token_logprobs(&p)?.detach().to_vec2::<f32>()?;
                 for (&i, row) in chunk.iter().zip(lp) {
                     let s = &mut seqs[i];
+                    if decoupled {
+                        s.behaviour_logprobs = s.old_logprobs.clone();
+                    }
                     for (k, v) in row.into_iter().take(s.response_len()).enumerate() {
                         gap_sum += (v - s.old_logprobs[k]).abs() as f64;
                         gap_n += 1.0;
@@ -483,7 +471,8 @@ impl Trainer {
                         gap_sum += (diff * &p.mask)?.sum_all()?.to_scalar::<f32>()? as f64;
                         gap_n += p.mask.sum_all()?.to_scalar::<f32>()? as f64;
                     }
-                    let inputs = PolicyInputs::new(&lp, &p.old_logprobs, &p.advantages, &p.mask);
+                    let mut inputs = PolicyInputs::new(&lp, &p.old_logprobs, &p.advantages, &p.mask);
+                    inputs.rollout_log_prob = p.behaviour_logprobs.as_ref();
                     let (mut loss, metrics) = loss_kind.compute(&inputs, &lcfg, &norm)?;
                     for (k, v) in metrics {
                         add(k, v);
@@ -590,39 +579,6 @@ fn pack_sequences(rows: Vec<Row>, granularity: Granularity) -> Vec<Seq> {
     out
 }
 
-/// The dynamic sampler of a step: with `rl.dynamic_sampling`, groups whose learner returns vary
-/// until `prompts_per_step` are kept, within `1 + max_resample_rounds` rounds, every informative
-/// group of the last round kept (the batch may exceed the target); without it, one round whose
-/// groups are all kept.
-fn group_sampler(rl: &crate::config::RlConfig) -> DynamicSampler {
-    let rounds = if rl.dynamic_sampling { rl.max_resample_rounds.saturating_add(1) } else { 1 };
-    DynamicSampler::new(rl.prompts_per_step, rounds).keeping_surplus()
-}
-
-/// Offers one round's groups (`groups`, in order) to `sampler` and returns the episodes of those
-/// it accepts, in their order: with `filter` (dynamic sampling) a group is informative when its
-/// learner returns vary ([`returns_vary`]), without it every group is.
-fn offer_round(
-    sampler: &mut DynamicSampler,
-    got: Vec<Episode>,
-    groups: &[usize],
-    filter: bool,
-) -> Vec<Episode> {
-    let mut returns: HashMap<usize, Vec<f64>> = HashMap::new();
-    for e in &got {
-        returns.entry(e.spec.group).or_default().push(learner_outcome(e).1);
-    }
-    let kept: std::collections::HashSet<usize> = groups
-        .iter()
-        .copied()
-        .filter(|g| {
-            let informative = !filter || returns.get(g).is_some_and(|r| returns_vary(r));
-            sampler.offer_decided(informative).is_some()
-        })
-        .collect();
-    got.into_iter().filter(|e| kept.contains(&e.spec.group)).collect()
-}
-
 /// The training score of a learner turn's row: the seat's episode return, less
 /// `invalid_penalty` when the environment refused this turn (a format error or an illegal move).
 fn row_score(e: &Episode, t: &gauntlet_rollout::Turn, invalid_penalty: f64) -> f64 {
@@ -698,29 +654,6 @@ fn role_key(e: &Episode, seat: usize) -> (String, Option<usize>) {
     }
 }
 
-/// StarPO-S's filter (`rl.keep_groups`): the episodes of the `⌈share · groups⌉` groups whose
-/// learner returns have the largest standard deviation (ties keep the earlier group), in their
-/// original order.
-fn keep_most_varied_groups(episodes: Vec<Episode>, share: f64) -> Vec<Episode> {
-    let mut returns: Vec<(usize, Vec<f64>)> = Vec::new();
-    for e in &episodes {
-        let r = learner_outcome(e).1;
-        match returns.iter_mut().find(|(g, _)| *g == e.spec.group) {
-            Some((_, v)) => v.push(r),
-            None => returns.push((e.spec.group, vec![r])),
-        }
-    }
-    let std = |v: &[f64]| {
-        let m = v.iter().sum::<f64>() / v.len() as f64;
-        (v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / v.len() as f64).sqrt()
-    };
-    let mut ranked: Vec<(usize, f64)> = returns.iter().map(|(g, v)| (*g, std(v))).collect();
-    ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let keep = ((share * ranked.len() as f64).ceil() as usize).max(1);
-    let kept: std::collections::HashSet<usize> = ranked.iter().take(keep).map(|(g, _)| *g).collect();
-    episodes.into_iter().filter(|e| kept.contains(&e.spec.group)).collect()
-}
-
 /// Per-row weights that give every episode the same total weight: a row of an episode with `T`
 /// rows gets `T̄ / T`, where `T̄` is the mean rows per episode (`rl.turn_weight = "episode"`).
 /// `trajectory[i]` names row `i`'s episode; the weights sum to the number of rows.
@@ -736,7 +669,8 @@ fn episode_weights(trajectory: &[usize]) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gauntlet_rollout::{Finish, Turn};
+    use crate::collect::{group_sampler, keep_most_varied_groups, offer_round};
+    use gauntlet_rollout::{EpisodeSpec, Finish, Turn};
 
     fn turn(seat: usize, invalid: bool, format_error: bool) -> Turn {
         Turn {

@@ -14,6 +14,7 @@ use gauntlet_rollout::{play, EpisodeSpec, OraclePolicy};
 use serde_json::{json, Map};
 
 use crate::batch::{pack, Seq};
+use crate::collect::draw_problems;
 use crate::optim::lr_at;
 use crate::streams::{step_rng, sub_step_seed};
 use crate::trainer::Trainer;
@@ -21,54 +22,14 @@ use crate::vocab::oracle_turns;
 use crate::TrainError;
 
 impl Trainer {
-    /// Draws `n` training problems for a step: `(task, level, seed)`.
+    /// Draws `n` training problems for a step: `(task, level, seed)` ([`draw_problems`]).
     pub(crate) fn draw_problems(
         &self,
         rng: &mut gauntlet_core::Rng,
         n: usize,
         sft: bool,
     ) -> Vec<EpisodeSpec> {
-        if !sft && self.cfg.curriculum.learnability {
-            let arms =
-                self.state.learnability.weights(&self.cfg.tasks, self.cfg.curriculum.learnability_floor);
-            let total: f64 = arms.iter().map(|a| a.2).sum();
-            return (0..n)
-                .map(|group| {
-                    let mut u = rng.unit() * total;
-                    let &(i, level, _) = arms
-                        .iter()
-                        .find(|a| {
-                            u -= a.2;
-                            u < 0.0
-                        })
-                        .unwrap_or_else(|| arms.last().expect("validated non-empty"));
-                    let seed = rng.below(crate::eval::TRAIN_SEED_LIMIT);
-                    EpisodeSpec { env: self.cfg.tasks[i].name.clone(), seed, level, group }
-                })
-                .collect();
-        }
-        let total: f64 = self.cfg.tasks.iter().map(|t| t.weight).sum();
-        (0..n)
-            .map(|group| {
-                let mut u = rng.unit() * total;
-                let task = self
-                    .cfg
-                    .tasks
-                    .iter()
-                    .find(|t| {
-                        u -= t.weight;
-                        u < 0.0
-                    })
-                    .unwrap_or_else(|| self.cfg.tasks.last().expect("validated non-empty"));
-                let level = if sft {
-                    task.level + rng.below((task.max_level - task.level) as u64 + 1) as u8
-                } else {
-                    self.state.curriculum.level(&task.name)
-                };
-                let seed = rng.below(crate::eval::TRAIN_SEED_LIMIT);
-                EpisodeSpec { env: task.name.clone(), seed, level, group }
-            })
-            .collect()
+        draw_problems(&self.cfg, &self.state.curriculum, &self.state.learnability, rng, n, sft)
     }
 
     /// The SFT sequences of oracle episodes (one per oracle turn, at most `limit`).

@@ -52,6 +52,8 @@ pub struct Trainer {
     pub serving: Option<crate::serving::Serving>,
     /// Agents' finished episodes not yet trained on (`rl.source = "agents"`).
     pub(crate) agent_episodes: crate::serving::AgentEpisodes,
+    /// The rollout thread of `rl.mode = "async"`, once RL has started.
+    pub(crate) rollouts: Option<crate::collect::RolloutWorker>,
     pub(crate) metrics: MetricsLog,
     pub(crate) started: Instant,
 }
@@ -139,6 +141,7 @@ impl Trainer {
             pool: Vec::new(),
             serving: None,
             agent_episodes: Default::default(),
+            rollouts: None,
             metrics,
             started: Instant::now(),
         })
@@ -186,6 +189,7 @@ impl Trainer {
             pool: Vec::new(),
             serving: None,
             agent_episodes: Default::default(),
+            rollouts: None,
             metrics,
             started: Instant::now(),
         };
@@ -263,6 +267,13 @@ impl Trainer {
             // must be sampled by the version being trained).
             self.start_serving(progress)?;
             self.swap_served()?;
+            if self.cfg.rl.mode == "async" && self.rollouts.is_none() {
+                self.rollouts = Some(crate::collect::RolloutWorker::start(
+                    self.state.rl_step,
+                    rl_steps,
+                    self.cfg.rl.max_staleness,
+                )?);
+            }
             progress.start("rl", rl_steps as u64, self.state.rl_step as u64);
             while self.state.rl_step < rl_steps {
                 let line = self.rl_step()?;

@@ -61,3 +61,14 @@ def grid_block(question: str, width: int | None = None) -> list[list[str]]:
 def fmt_grid(grid: list[list[Any]], sep: str = " ") -> str:
     """Rows joined by newlines, cells by `sep`."""
     return "\n".join(sep.join(str(v) for v in row) for row in grid)
+
+
+HUGE = "99999999999999999999999999999999"
+"""A number too large for any machine integer: parsers must refuse it, not overflow."""
+
+
+def no_panic(data: Any, entry: dict[str, Any], answers: list[str]) -> None:
+    """Malformed answers must get a score (never raise) and never full marks."""
+    for junk in answers:
+        got = score(data, junk, entry)
+        assert got < 1.0, (entry["metadata"]["task"], entry["metadata"]["seed"], junk, got)

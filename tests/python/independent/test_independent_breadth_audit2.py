@@ -17,7 +17,7 @@ from functools import cache
 
 import pytest
 
-from ._common import LEVELS, agree, entries, fmt_grid, score
+from ._common import HUGE, LEVELS, agree, entries, fmt_grid, no_panic
 
 SEEDS = 4
 
@@ -26,14 +26,6 @@ def rng_for(name: str, level: int) -> random.Random:
     return random.Random(f"audit2-{name}-{level}")
 
 
-def no_panic(data, entry, answers) -> None:
-    """Malformed answers must get a score (never raise) and never full marks."""
-    for junk in answers:
-        got = score(data, junk, entry)
-        assert got < 1.0, (entry["metadata"]["task"], entry["metadata"]["seed"], junk, got)
-
-
-HUGE = "99999999999999999999999999999999"
 GENERIC_JUNK = ["", " ", "\n\n", "(", "-", "0", "-1", HUGE, "1/0", "None", "{}", "A=", "Z Z Z"]
 
 

@@ -19,7 +19,7 @@ from fractions import Fraction
 
 import pytest
 
-from ._common import LEVELS, agree, entries, score
+from ._common import HUGE, LEVELS, agree, entries, no_panic
 
 SEEDS = 6
 
@@ -28,14 +28,6 @@ def rng_for(name: str, level: int) -> random.Random:
     return random.Random(f"audit3-{name}-{level}")
 
 
-def no_panic(data, entry, answers) -> None:
-    """Malformed answers must get a score (never raise) and never full marks."""
-    for junk in answers:
-        got = score(data, junk, entry)
-        assert got < 1.0, (entry["metadata"]["task"], entry["metadata"]["seed"], junk, got)
-
-
-HUGE = "99999999999999999999999999999999"
 GENERIC_JUNK = ["", " ", "\n\n", "(", "-", "None", "{}", "A=", "Z Z Z", ",,,", "1/0", HUGE]
 
 

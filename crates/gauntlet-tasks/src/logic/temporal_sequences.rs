@@ -13,8 +13,8 @@
 //! at least an hour (30 minutes at the 15-minute step of levels 4–5).
 //!
 //! **Verifies** against that scan: with options (levels 1–2) the option's letter (`B` or
-//! `(B)`), the option's letter with its slot (`(B) 6pm to 9pm`, which must be that option's
-//! slot), or the slot alone; without options the slot as `start to end` (or `start-end`), each
+//! `(B)`), the option's letter with its slot (`(B) 6pm to 9pm` or `B 6pm to 9pm`, which must be
+//! that option's slot), or the slot alone; without options the slot as `start to end` (or `start-end`), each
 //! time as `2pm`, `2:30 pm` or 24-hour `14:30`. The slot must be the whole stretch: a part of it
 //! is wrong. Two answers, prose or a time without `am`/`pm` or minutes is unparsable. 0/1.
 //!
@@ -255,6 +255,12 @@ fn parse_answer(s: &str) -> Option<Answer> {
         let i = parse_letter(l)?;
         let (a, b) = parse_slot(slot.strip_prefix(' ')?)?;
         return Some(Answer::LetterSlot(i, a, b));
+    }
+    // The bare letter followed by its slot, `B 6pm to 9pm`, as the prompt allows.
+    if let Some((l, slot)) = s.split_once(' ').filter(|(l, _)| l.len() == 1) {
+        if let (Some(i), Some((a, b))) = (parse_letter(l), parse_slot(slot)) {
+            return Some(Answer::LetterSlot(i, a, b));
+        }
     }
     parse_slot(s).map(|(a, b)| Answer::Slot(a, b))
 }
@@ -723,9 +729,17 @@ mod tests {
         assert!(prompt.contains("(A) 6pm to 9pm\n(B) 7am to 11am"));
         assert_eq!(p.answer(), Ok((18 * 60, 21 * 60)));
         assert_eq!(t.solve(&p), "(A)");
-        for ok in
-            ["(A)", "A", "a", "(a)", "(A) 6pm to 9pm", "6pm to 9pm", "18:00 to 21:00", "6:00 PM - 9:00 PM"]
-        {
+        for ok in [
+            "(A)",
+            "A",
+            "a",
+            "(a)",
+            "(A) 6pm to 9pm",
+            "A 6pm to 9pm",
+            "6pm to 9pm",
+            "18:00 to 21:00",
+            "6:00 PM - 9:00 PM",
+        ] {
             assert!(t.verify(&p, ok).correct, "{ok}");
         }
         for wrong in ["B", "(D)", "2pm to 6pm", "(D) 2pm to 6pm"] {
@@ -740,7 +754,7 @@ mod tests {
             "A, B",
             "The answer is (A)",
             "6 to 9pm",
-            "A 6pm to 9pm",
+            "A6pm to 9pm",
         ] {
             assert!(t.verify(&p, bad).is_format_error(), "{bad}");
         }
@@ -800,6 +814,16 @@ mod tests {
                 // The slot is accepted in both clocks, at every level.
                 assert!(t.verify(&p, &format!("{}-{}", clock24(slot.0), clock24(slot.1))).correct);
                 assert_eq!(p.options.len(), if pr.options { 4 } else { 0 });
+                if let Some(i) = p.options.iter().position(|&o| o == slot) {
+                    let (l, span) = (letter(i), format!("{} to {}", clock12(slot.0), clock12(slot.1)));
+                    for a in
+                        [format!("{l}"), format!("({l})"), format!("({l}) {span}"), format!("{l} {span}")]
+                    {
+                        assert!(t.verify(&p, &a).correct, "L{d} seed {seed}: {a}");
+                    }
+                    let other = letter((i + 1) % p.options.len());
+                    assert!(!t.verify(&p, &format!("{other} {span}")).correct, "L{d} seed {seed}");
+                }
                 assert_eq!(p.sightings.iter().filter(|s| s.people.contains(&p.person)).count(), pr.sightings);
                 // One step shorter or longer at either end is wrong.
                 for (a, b) in [(slot.0 + STEP, slot.1), (slot.0, slot.1 - STEP), (slot.0 - STEP, slot.1)] {

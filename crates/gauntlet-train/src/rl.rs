@@ -136,14 +136,14 @@ impl Trainer {
                 // The current weights sample step s + k: hand them over before waiting for s.
                 let got = (|| {
                     if worker.wants(s) {
-                        worker.publish(s, self.collector()?);
+                        worker.publish(s, self.collector(true)?);
                     }
                     worker.take(s)
                 })();
                 self.rollouts = Some(worker);
                 got?
             }
-            None => self.collector()?.collect(s)?,
+            None => self.collector(false)?.collect(s)?,
         };
         if self.cfg.curriculum.learnability {
             self.state.learnability.record(&got.outcomes);
@@ -151,12 +151,17 @@ impl Trainer {
         Ok(got)
     }
 
-    /// What sampling needs at the current weights.
-    pub(crate) fn collector(&self) -> Result<Collector, TrainError> {
+    /// What sampling needs at the current weights; `frozen` for the rollout thread, which
+    /// samples while the update moves the weights.
+    pub(crate) fn collector(&self, frozen: bool) -> Result<Collector, TrainError> {
         let rl = &self.cfg.rl;
         Ok(Collector {
             cfg: self.cfg.clone(),
-            policy: self.policy(rl.temperature, rl.max_tokens)?,
+            policy: if frozen {
+                self.policy_over(self.frozen_sampling_chat()?, rl.temperature, rl.max_tokens)
+            } else {
+                self.policy(rl.temperature, rl.max_tokens)?
+            },
             snapshots: self.pool.iter().map(|(_, c)| c.clone()).collect(),
             curriculum: self.state.curriculum.clone(),
             learnability: self.state.learnability.clone(),
@@ -1006,5 +1011,90 @@ mod tests {
         assert_eq!(groups(&keep_most_varied_groups(eps.clone(), 0.5)), vec![1, 1, 2, 2], "⌈1.5⌉ = 2 groups");
         assert_eq!(groups(&keep_most_varied_groups(eps.clone(), 0.2)), vec![1, 1]);
         assert_eq!(groups(&keep_most_varied_groups(eps.clone(), 1.0)).len(), 6);
+    }
+
+    /// Issue 36: an agent's traces train exactly as the same episodes played in process. The
+    /// episodes the trainer plays (a single-turn family and a world with whole conversations)
+    /// are reported through the endpoint's trace store call by call, with the token ids and
+    /// log-probs sampled, and a reward per episode; the training sequences built from the
+    /// finished traces (rows, advantages, whole-trajectory packing) equal the in-process ones
+    /// exactly, so the update (a function of the sequences and the weights) is the same.
+    #[test]
+    fn traces_of_the_same_episodes_train_like_episodes_played_in_process() {
+        use crate::config::TaskMix;
+        use gauntlet_serve::policy::traces::{Call, RewardReport, Rewards, TraceStore};
+        let dir = std::env::temp_dir().join(format!("gauntlet-rl-traces-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut cfg = crate::TrainConfig { run_dir: dir.display().to_string(), ..Default::default() };
+        (cfg.model.hidden_size, cfg.model.num_hidden_layers, cfg.model.num_attention_heads) = (32, 1, 2);
+        cfg.model.intermediate_size = 64;
+        cfg.model.max_position_embeddings = 4096;
+        cfg.model.tokenizer = "bytes".into();
+        cfg.full_history = true;
+        cfg.tasks = ["caesar", "frozen_lake"]
+            .map(|name| TaskMix { name: name.into(), weight: 1.0, level: 1, max_level: 1 })
+            .to_vec();
+        cfg.sft.steps = 0;
+        cfg.rl.estimator = "grpo".parse().unwrap();
+        (cfg.rl.prompts_per_step, cfg.rl.group_size, cfg.rl.max_tokens) = (4, 3, 8);
+        cfg.rl.dynamic_sampling = false;
+        let mut t = Trainer::new(cfg).unwrap();
+        let mut played = t.collector(false).unwrap().collect(0).unwrap().episodes;
+        assert!(played.iter().any(|e| e.turns.len() > 1), "a multi-turn episode");
+        // An untrained model scores 0 everywhere: give the episodes returns that vary within
+        // their groups (both paths read the same numbers), so the advantages are not all 0.
+        for (i, e) in played.iter_mut().enumerate() {
+            e.returns[0] = (i % 3) as f64 * 0.5;
+            e.success = e.returns[0] > 0.5;
+        }
+
+        let store = TraceStore::new(None, std::time::Duration::from_secs(60));
+        for (i, e) in played.iter().enumerate() {
+            let id = format!("ep-{i}");
+            for turn in &e.turns {
+                store.record(
+                    &id,
+                    Call {
+                        messages: vec![],
+                        prompt_ids: turn.prompt_ids.clone(),
+                        response_ids: turn.response_ids.clone(),
+                        logprobs: turn.logprobs.clone(),
+                        text: turn.response.clone(),
+                        finish: turn.finish,
+                        temperature: t.cfg.rl.temperature,
+                        policy_version: turn.policy_version,
+                    },
+                );
+            }
+            let report = RewardReport {
+                rewards: Rewards::Return(e.returns[0]),
+                success: Some(e.success),
+                task: e.spec.env.clone(),
+                seed: e.spec.seed,
+                level: e.spec.level,
+            };
+            store.reward(&id, report).unwrap();
+        }
+        let mut agents = crate::serving::AgentEpisodes::default();
+        agents.gather(&store, t.state.opt_step, 0, t.cfg.rl.temperature);
+        let (traced, groups) = agents.take(played.len());
+        assert_eq!((traced.len(), groups), (played.len(), 4));
+
+        let mut sequences = |episodes: &[Episode]| {
+            let mut batch = t.rows(episodes);
+            t.advantages(&mut batch, &mut Map::new()).unwrap();
+            let rows = batch.rows.len();
+            (rows, pack_sequences(batch.rows, Granularity::Trajectory))
+        };
+        let (rows, in_process) = sequences(&played);
+        let (_, from_traces) = sequences(&traced);
+        assert!(
+            in_process.len() < rows,
+            "whole conversations packed: {} sequences, {rows} rows",
+            in_process.len()
+        );
+        assert!(in_process.iter().any(|q| q.advantages.iter().any(|&a| a != 0.0)), "some signal");
+        assert_eq!(in_process, from_traces);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

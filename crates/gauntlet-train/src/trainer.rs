@@ -357,19 +357,54 @@ impl Trainer {
         Ok(())
     }
 
+    /// A sampling copy of the current weights that does not move with the trained variables:
+    /// what the rollout thread of `rl.mode = "async"` samples with while the update runs. A LoRA
+    /// run's merged copy is one already; a full-weight model's variables are copied.
+    pub(crate) fn frozen_sampling_chat(&self) -> Result<ChatModel, TrainError> {
+        let (chat, shared) = self.sampling_chat()?;
+        if !shared {
+            return Ok(chat);
+        }
+        if self.cfg.model.lora.is_some() {
+            return Err(TrainError::Config(
+                "`rl.mode = \"async\"` samples with a copy of the weights while the update runs, and this \
+                 base cannot fold its LoRA adapter in (a quantized base): use `rl.mode = \"sync\"`"
+                    .into(),
+            ));
+        }
+        let vars = self
+            .varmap
+            .data()
+            .lock()
+            .map_err(|_| TrainError::Config("the weights' lock is poisoned".into()))?;
+        let tensors = vars
+            .iter()
+            .map(|(name, v)| Ok((name.clone(), v.as_tensor().copy()?)))
+            .collect::<candle_core::Result<std::collections::HashMap<_, _>>>()?;
+        drop(vars);
+        let (model, _) =
+            checkpoint::from_tensors(&self.model_cfg, &tensors, "the trained weights", &Device::Cpu)?;
+        Ok(ChatModel { model, ..self.chat.clone() })
+    }
+
     /// A local policy over the current weights with the given sampling settings.
     pub(crate) fn policy(&self, temperature: f64, max_tokens: usize) -> Result<LocalPolicy, TrainError> {
+        let (chat, _) = self.sampling_chat()?;
+        Ok(self.policy_over(chat, temperature, max_tokens))
+    }
+
+    /// A local policy over `chat` (the current weights) with the given sampling settings.
+    pub(crate) fn policy_over(&self, chat: ChatModel, temperature: f64, max_tokens: usize) -> LocalPolicy {
         let params = SamplingParams {
             temperature,
             top_p: if temperature > 0.0 { self.cfg.rl.top_p } else { 1.0 },
             max_tokens,
             ..Default::default()
         };
-        let (chat, _) = self.sampling_chat()?;
         let mut p = LocalPolicy::new(chat, params, format!("local:{}", self.run_dir.display()));
         p.micro_batch = self.cfg.rl.micro_batch;
         p.version = self.state.opt_step;
-        Ok(p)
+        p
     }
 
     /// The reported evaluation: every task at its starting level on held-out problems; the

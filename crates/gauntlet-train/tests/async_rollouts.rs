@@ -1,20 +1,16 @@
 //! `rl.mode = "async"`: a rollout thread plays the next RL steps while the trainer updates, with
 //! a fixed lag of `rl.max_staleness` updates (crates/gauntlet-train/src/collect.rs).
 
-use gauntlet_train::config::{TaskMix, TrainConfig};
-use gauntlet_train::{metrics, Quiet, Trainer};
+mod common;
 
-type Record = serde_json::Map<String, serde_json::Value>;
+use common::{comparable as records, rl_lines, tmp};
+use gauntlet_train::config::{TaskMix, TrainConfig};
+use gauntlet_train::{Quiet, Trainer};
 
 /// A tiny run over a single-turn family and a game against a scripted opponent, with a periodic
 /// evaluation and curriculum probes between RL steps.
 fn tiny(dir: &std::path::Path) -> TrainConfig {
-    let mut c = TrainConfig { run_dir: dir.display().to_string(), ..Default::default() };
-    c.model.hidden_size = 32;
-    c.model.num_hidden_layers = 1;
-    c.model.num_attention_heads = 2;
-    c.model.intermediate_size = 64;
-    c.model.max_position_embeddings = 512;
+    let mut c = common::tiny_model(dir);
     c.tasks = vec![
         TaskMix { name: "caesar".into(), weight: 1.0, level: 1, max_level: 2 },
         TaskMix { name: "tic_tac_toe".into(), weight: 1.0, level: 1, max_level: 1 },
@@ -38,20 +34,6 @@ fn tiny(dir: &std::path::Path) -> TrainConfig {
     c
 }
 
-fn tmp(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("gauntlet-async-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
-
-fn records(dir: &std::path::Path) -> Vec<Record> {
-    metrics::read(&dir.join("metrics.jsonl")).unwrap().into_iter().map(metrics::without_timing).collect()
-}
-
-fn rl_lines(dir: &std::path::Path) -> Vec<Record> {
-    records(dir).into_iter().filter(|r| r.get("phase").and_then(|p| p.as_str()) == Some("rl")).collect()
-}
-
 fn weights(dir: &std::path::Path) -> Vec<u8> {
     std::fs::read(dir.join("final/model.safetensors")).unwrap()
 }
@@ -61,7 +43,7 @@ fn weights(dir: &std::path::Path) -> Vec<u8> {
 /// final weights.
 #[test]
 fn async_with_no_staleness_trains_exactly_the_synchronous_run() {
-    let (a, b) = (tmp("sync"), tmp("async-0"));
+    let (a, b) = (tmp("async-sync"), tmp("async-0"));
     let c = tiny(&a);
     Trainer::new(c.clone()).unwrap().run(&mut Quiet).unwrap();
     let mut c = c;

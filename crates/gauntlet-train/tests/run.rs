@@ -1,15 +1,13 @@
 //! End-to-end runs of a tiny configuration: files, determinism and exact resume.
 
+mod common;
+
+use common::{comparable, tmp};
 use gauntlet_train::config::{TaskMix, TrainConfig};
-use gauntlet_train::{metrics, Quiet, Trainer};
+use gauntlet_train::{Quiet, Trainer};
 
 fn tiny(dir: &std::path::Path) -> TrainConfig {
-    let mut c = TrainConfig { run_dir: dir.display().to_string(), ..Default::default() };
-    c.model.hidden_size = 32;
-    c.model.num_hidden_layers = 1;
-    c.model.num_attention_heads = 2;
-    c.model.intermediate_size = 64;
-    c.model.max_position_embeddings = 512;
+    let mut c = common::tiny_model(dir);
     c.tasks = vec![TaskMix { name: "caesar".into(), weight: 1.0, level: 1, max_level: 2 }];
     c.sft.steps = 4;
     c.sft.batch_size = 3;
@@ -32,16 +30,6 @@ fn tiny(dir: &std::path::Path) -> TrainConfig {
     c.checkpoint.every = 3;
     c.checkpoint.keep = 1;
     c
-}
-
-fn tmp(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("gauntlet-train-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
-
-fn comparable(dir: &std::path::Path) -> Vec<serde_json::Map<String, serde_json::Value>> {
-    metrics::read(&dir.join("metrics.jsonl")).unwrap().into_iter().map(metrics::without_timing).collect()
 }
 
 #[test]

@@ -11,13 +11,10 @@ use gauntlet_train::config::{TaskMix, TrainConfig};
 use gauntlet_train::{metrics, Quiet, Trainer};
 use serde_json::{json, Value};
 
+mod common;
+
 fn tiny(dir: &std::path::Path) -> TrainConfig {
-    let mut c = TrainConfig { run_dir: dir.display().to_string(), ..Default::default() };
-    c.model.hidden_size = 32;
-    c.model.num_hidden_layers = 1;
-    c.model.num_attention_heads = 2;
-    c.model.intermediate_size = 64;
-    c.model.max_position_embeddings = 512;
+    let mut c = common::tiny_model(dir);
     c.model.tokenizer = "bytes".into();
     c.tasks = vec![TaskMix { name: "caesar".into(), weight: 1.0, level: 1, max_level: 1 }];
     c.sft.steps = 0;

@@ -97,6 +97,22 @@ pub fn on_pool<R: Send>(f: impl FnOnce() -> R + Send) -> R {
     rayon::scope(|_| f())
 }
 
+/// Polls `ready` until it gives a value, sleeping `idle` between polls when there is nothing
+/// else to do. On a worker of rayon's pool ([`on_pool`]) the wait runs the pool's pending work
+/// instead of holding the worker: what is being waited for (another thread's sampling, a
+/// policy server's batch) may compute on the same pool, and with one worker a blocked wait would
+/// never end. Off the pool it only polls.
+pub fn wait_on_pool<T>(idle: std::time::Duration, mut ready: impl FnMut() -> Option<T>) -> T {
+    loop {
+        if let Some(x) = ready() {
+            return x;
+        }
+        if rayon::yield_now() != Some(rayon::Yield::Executed) {
+            std::thread::sleep(idle);
+        }
+    }
+}
+
 /// How many times a worker of candle's elementwise thread pool spins before it parks when there
 /// is no work. candle's default, 25,000, keeps a worker spinning through the matmul that usually
 /// follows an elementwise op, taking a core from it on a small machine: with 100, a LoRA training

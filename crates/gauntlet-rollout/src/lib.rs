@@ -11,7 +11,10 @@
 //! - [`policy`] holds the [`Policy`] trait and its scripted backends ([`OraclePolicy`],
 //!   [`RandomPolicy`]); [`local`] holds the candle backend ([`LocalPolicy`]); [`openai`] the
 //!   OpenAI-compatible HTTP backend ([`OpenAiPolicy`]: vLLM, SGLang, `gauntlet serve policy`, …)
-//!   with bounded concurrency, retries and a circuit breaker.
+//!   with bounded concurrency, retries, a circuit breaker and optional episode tags
+//!   (`x-gauntlet-episode`); [`endpoint`] the client of a trace-recording server's episode
+//!   routes ([`EpisodeEndpoint`]: health, `POST /v1/episodes/{id}/reward`), which
+//!   `gauntlet rollout --trainer URL` reports its episodes to.
 //! - [`rollout`] holds [`play`], the lockstep scheduler that batches every pending turn of many
 //!   `gauntlet_episode::EpisodeRunner`s into one policy call per policy.
 //! - [`spec`] holds [`PolicySpec`], the one parser of policy specs (`local:PATH`, `gguf:FILE`,
@@ -26,6 +29,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod endpoint;
 pub mod env;
 pub mod local;
 pub mod openai;
@@ -33,6 +37,7 @@ pub mod policy;
 pub mod rollout;
 pub mod spec;
 
+pub use endpoint::{EndpointError, EpisodeEndpoint, EpisodeReport};
 pub use env::{make_env, seats, AgentEnv};
 pub use local::LocalPolicy;
 pub use openai::{OpenAiConfig, OpenAiError, OpenAiPolicy, OpenAiStats};

@@ -27,6 +27,13 @@
 //! A request that still fails is answered `Err(PolicyError)` naming the URL, the status or error
 //! and the attempts made, so the agent loop records a failed episode, never a dropped one.
 //!
+//! **Episode tags.** With [`OpenAiPolicy::with_episode_tag`]`(PREFIX)` every request of
+//! [`Policy::respond`] carries the header `x-gauntlet-episode: PREFIX-I`, `I` the request's
+//! [`Request::episode`] (its episode's index among the specs being played), so a server that
+//! records traces (`gauntlet serve policy`, a training run's `[serve]` endpoint) groups the calls
+//! of one episode; `gauntlet rollout` reports each episode's outcome under that id. Without a tag
+//! no header is sent.
+//!
 //! Design choice: plain `reqwest` over HTTP/1.1 with connection pooling and no TLS stack (the
 //! servers a trainer talks to sit on loopback or a cluster network); an `https://` URL is refused
 //! when the policy is built, naming the fix (a local HTTP proxy or gateway).
@@ -142,7 +149,7 @@ impl OpenAiConfig {
     }
 }
 
-fn check_url(url: &str) -> Result<(), String> {
+pub(crate) fn check_url(url: &str) -> Result<(), String> {
     if url.starts_with("https://") {
         return Err(format!(
             "`{url}`: HTTPS is not compiled into gauntlet (no TLS stack); reach the server over \
@@ -303,17 +310,48 @@ impl Drop for Inner {
 }
 
 /// An OpenAI-compatible server as a [`Policy`] (see the module doc). Clones share the client,
-/// the concurrency limit, the circuit breaker and the counters.
+/// the concurrency limit, the circuit breaker and the counters; each has its own episode tag.
 #[derive(Clone)]
 pub struct OpenAiPolicy {
     inner: Arc<Inner>,
+    /// The prefix of the `x-gauntlet-episode` header [`Policy::respond`] sends, if any.
+    episode_tag: Option<String>,
 }
 
 impl std::fmt::Debug for OpenAiPolicy {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("OpenAiPolicy").field("config", &self.inner.config).finish_non_exhaustive()
+        f.debug_struct("OpenAiPolicy")
+            .field("config", &self.inner.config)
+            .field("episode_tag", &self.episode_tag)
+            .finish_non_exhaustive()
     }
 }
+
+/// The request header that names a call's episode (as `gauntlet_serve::policy::traces` reads it).
+pub const EPISODE_HEADER: &str = "x-gauntlet-episode";
+
+/// The longest episode tag prefix: room for `-` and an index within the header's 128 characters.
+pub const MAX_EPISODE_TAG: usize = 100;
+
+/// Checks an episode tag prefix: 1–[`MAX_EPISODE_TAG`] characters, each an ASCII letter, digit,
+/// `.`, `_` or `-` (so the id is also a plain URL path segment for `POST /v1/episodes/{id}/reward`).
+pub fn check_episode_tag(prefix: &str) -> Result<(), String> {
+    if prefix.is_empty() || prefix.len() > MAX_EPISODE_TAG {
+        return Err(format!(
+            "the episode tag `{prefix}` must have 1 to {MAX_EPISODE_TAG} characters, it has {}",
+            prefix.len()
+        ));
+    }
+    if let Some(c) = prefix.chars().find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))) {
+        return Err(format!(
+            "the episode tag `{prefix}` has the character {c:?}; use ASCII letters, digits, `.`, `_` and `-`"
+        ));
+    }
+    Ok(())
+}
+
+/// One request to send: its messages, seed and `x-gauntlet-episode` value, if any.
+type Tagged = (Vec<ChatMessage>, u64, Option<String>);
 
 /// What one attempt gave.
 enum Attempt {
@@ -357,7 +395,30 @@ impl OpenAiPolicy {
                 runtime: Some(runtime),
                 counters: Counters::default(),
             }),
+            episode_tag: None,
         })
+    }
+
+    /// This policy with its requests tagged `x-gauntlet-episode: PREFIX-I` (see the module doc);
+    /// refuses a prefix [`check_episode_tag`] refuses.
+    pub fn with_episode_tag(mut self, prefix: impl Into<String>) -> Result<Self, OpenAiError> {
+        self.set_episode_tag(Some(prefix.into()))?;
+        Ok(self)
+    }
+
+    /// Sets (or with `None` removes) the episode tag prefix of the next requests (a rollout worker
+    /// gives each batch of episodes its own, so ids stay unique across batches).
+    pub fn set_episode_tag(&mut self, prefix: Option<String>) -> Result<(), OpenAiError> {
+        if let Some(p) = &prefix {
+            check_episode_tag(p).map_err(OpenAiError::Config)?;
+        }
+        self.episode_tag = prefix;
+        Ok(())
+    }
+
+    /// The episode tag prefix, if any.
+    pub fn episode_tag(&self) -> Option<&str> {
+        self.episode_tag.as_deref()
     }
 
     /// The settings.
@@ -385,15 +446,21 @@ impl OpenAiPolicy {
             .unwrap_or_else(|| Err(PolicyError("no answer".into())))
     }
 
-    /// Runs every `(messages, seed)` concurrently on the internal runtime, in order.
+    /// Runs every `(messages, seed)` concurrently on the internal runtime, in order, untagged.
     fn run_all(&self, jobs: Vec<(Vec<ChatMessage>, u64)>) -> Vec<Result<Response, PolicyError>> {
+        self.run_tagged(jobs.into_iter().map(|(m, s)| (m, s, None)).collect())
+    }
+
+    /// Runs every `(messages, seed, episode header)` concurrently on the internal runtime, in
+    /// order.
+    fn run_tagged(&self, jobs: Vec<Tagged>) -> Vec<Result<Response, PolicyError>> {
         let n = jobs.len();
         let inner = self.inner.clone();
         let work = async move {
             let mut set = tokio::task::JoinSet::new();
-            for (i, (messages, seed)) in jobs.into_iter().enumerate() {
+            for (i, (messages, seed, episode)) in jobs.into_iter().enumerate() {
                 let inner = inner.clone();
-                set.spawn(async move { (i, inner.complete(&messages, seed).await) });
+                set.spawn(async move { (i, inner.complete(&messages, seed, episode.as_deref()).await) });
             }
             let mut out: Vec<Option<Result<Response, PolicyError>>> = (0..n).map(|_| None).collect();
             while let Some(done) = set.join_next().await {
@@ -450,8 +517,13 @@ impl Inner {
         body
     }
 
-    /// One request with retries, backoff and the breaker.
-    async fn complete(&self, messages: &[ChatMessage], seed: u64) -> Result<Response, PolicyError> {
+    /// One request (tagged with `episode` when given) with retries, backoff and the breaker.
+    async fn complete(
+        &self,
+        messages: &[ChatMessage],
+        seed: u64,
+        episode: Option<&str>,
+    ) -> Result<Response, PolicyError> {
         let r = Ordering::Relaxed;
         self.counters.requests.fetch_add(1, r);
         let body = self.body(messages, seed);
@@ -470,7 +542,7 @@ impl Inner {
                 }
             };
             self.counters.attempts.fetch_add(1, r);
-            let result = self.attempt(&body).await;
+            let result = self.attempt(&body, episode).await;
             drop(permit);
             match result {
                 Attempt::Done(result) => {
@@ -504,8 +576,11 @@ impl Inner {
         full.mul_f64(0.5 + 0.5 * u)
     }
 
-    async fn attempt(&self, body: &Value) -> Attempt {
+    async fn attempt(&self, body: &Value, episode: Option<&str>) -> Attempt {
         let mut req = self.client.post(&self.url).json(body);
+        if let Some(id) = episode {
+            req = req.header(EPISODE_HEADER, id);
+        }
         if let Some(key) = &self.config.api_key {
             req = req.bearer_auth(key);
         }
@@ -544,7 +619,7 @@ impl Inner {
 }
 
 /// A reqwest error with its kind spelled out (reqwest's own message is terse).
-fn describe(e: &reqwest::Error) -> String {
+pub(crate) fn describe(e: &reqwest::Error) -> String {
     let kind = if e.is_timeout() {
         "timed out"
     } else if e.is_connect() {
@@ -564,7 +639,7 @@ fn describe(e: &reqwest::Error) -> String {
 }
 
 /// The `error.message` of an OpenAI-style error body, else the body's start.
-fn server_message(text: &str) -> String {
+pub(crate) fn server_message(text: &str) -> String {
     if let Ok(v) = serde_json::from_str::<Value>(text) {
         if let Some(m) = v["error"]["message"].as_str().or(v["message"].as_str()) {
             return m.to_string();
@@ -639,7 +714,8 @@ impl Policy for OpenAiPolicy {
     }
 
     fn respond(&mut self, requests: &[Request<'_>]) -> Vec<Result<Response, PolicyError>> {
-        self.run_all(requests.iter().map(|r| (r.messages.to_vec(), r.seed)).collect())
+        let tag = |r: &Request<'_>| self.episode_tag.as_ref().map(|p| format!("{p}-{}", r.episode));
+        self.run_tagged(requests.iter().map(|r| (r.messages.to_vec(), r.seed, tag(r))).collect())
     }
 }
 

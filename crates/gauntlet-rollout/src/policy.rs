@@ -28,6 +28,12 @@ pub struct Request<'a> {
     pub seat: AgentId,
     /// Seed of this request's sampling stream.
     pub seed: u64,
+    /// Index of this turn's episode among the specs being played (`specs[episode]` of
+    /// [`crate::play_with`] and its siblings, counted over the whole list when it is played in
+    /// chunks): the turns of one episode share it, so a policy can tell which turns belong
+    /// together (an [`crate::OpenAiPolicy`] with an episode tag sends it in the
+    /// `x-gauntlet-episode` header).
+    pub episode: usize,
 }
 
 /// A failed request (the episode is recorded as failed with this message, never dropped).

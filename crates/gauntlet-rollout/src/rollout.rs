@@ -74,8 +74,8 @@ pub fn play_in_chunks(
     }
     let chunk = chunk.max(1);
     let mut out = Vec::with_capacity(specs.len());
-    for (s, r) in specs.chunks(chunk).zip(replicas.chunks(chunk)) {
-        out.extend(play_replicas(s, r, policies, assign, opts)?);
+    for (c, (s, r)) in specs.chunks(chunk).zip(replicas.chunks(chunk)).enumerate() {
+        out.extend(play_numbered(s, r, c * chunk, policies, assign, opts)?);
     }
     Ok(out)
 }
@@ -86,10 +86,24 @@ pub fn play_in_chunks(
 /// `play_with` numbers identical specs `0, 1, …` in the order they appear, so playing a subset of
 /// an experiment (the unfinished items of a resumed evaluation, one chunk of a long one) with
 /// the same replica numbers gives exactly the episodes the whole experiment would have. Panics
-/// if `replicas` and `specs` differ in length.
+/// if `replicas` and `specs` differ in length. Requests name their episode by its index in
+/// `specs` ([`Request::episode`]).
 pub fn play_replicas(
     specs: &[EpisodeSpec],
     replicas: &[u64],
+    policies: &mut [&mut dyn Policy],
+    assign: &dyn Fn(&EpisodeSpec, AgentId) -> usize,
+    opts: &RolloutOptions,
+) -> Result<Vec<Episode>, RolloutError> {
+    play_numbered(specs, replicas, 0, policies, assign, opts)
+}
+
+/// [`play_replicas`] where spec `i`'s requests name their episode `first + i` (its index in
+/// the whole list when `specs` is one chunk of it).
+fn play_numbered(
+    specs: &[EpisodeSpec],
+    replicas: &[u64],
+    first: usize,
     policies: &mut [&mut dyn Policy],
     assign: &dyn Fn(&EpisodeSpec, AgentId) -> usize,
     opts: &RolloutOptions,
@@ -104,7 +118,7 @@ pub fn play_replicas(
         }
         for (p, pending) in by_policy.iter().enumerate() {
             if !pending.is_empty() {
-                answer(&mut runners, pending, p, &mut *policies[p]);
+                answer(&mut runners, pending, first, p, &mut *policies[p]);
             }
         }
     }
@@ -145,8 +159,15 @@ fn pending_by_policy(runners: &mut [EpisodeRunner], slots: usize) -> Vec<Vec<(us
     by_policy
 }
 
-/// Opens the pending turns of slot `p`, answers them with one policy call, submits the answers.
-fn answer(runners: &mut [EpisodeRunner], pending: &[(usize, AgentId)], p: usize, policy: &mut dyn Policy) {
+/// Opens the pending turns of slot `p`, answers them with one policy call (runner `i`'s requests
+/// naming episode `first + i`), submits the answers.
+fn answer(
+    runners: &mut [EpisodeRunner],
+    pending: &[(usize, AgentId)],
+    first: usize,
+    p: usize,
+    policy: &mut dyn Policy,
+) {
     for &(i, seat) in pending {
         runners[i].open_turn(seat);
     }
@@ -157,7 +178,14 @@ fn answer(runners: &mut [EpisodeRunner], pending: &[(usize, AgentId)], p: usize,
             .zip(&windows)
             .map(|(&(i, seat), msgs)| {
                 let r = &runners[i];
-                Request { messages: msgs, prefix_ids: r.prefix_ids(seat), env: r.env(), seat, seed: r.seed() }
+                Request {
+                    messages: msgs,
+                    prefix_ids: r.prefix_ids(seat),
+                    env: r.env(),
+                    seat,
+                    seed: r.seed(),
+                    episode: first + i,
+                }
             })
             .collect();
         policy.respond(&requests)
@@ -165,5 +193,48 @@ fn answer(runners: &mut [EpisodeRunner], pending: &[(usize, AgentId)], p: usize,
     let version = policy.version();
     for (&(i, seat), response) in pending.iter().zip(responses) {
         runners[i].submit_versioned(seat, p, version, response.map_err(|e| e.to_string()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{OraclePolicy, PolicyError, Response};
+
+    /// The oracle, recording each request's episode index and last message.
+    struct Recording {
+        oracle: OraclePolicy,
+        seen: Vec<(usize, String)>,
+    }
+
+    impl Policy for Recording {
+        fn name(&self) -> String {
+            "recording".into()
+        }
+        fn respond(&mut self, requests: &[Request<'_>]) -> Vec<Result<Response, PolicyError>> {
+            for r in requests {
+                self.seen.push((r.episode, r.messages.last().map(|m| m.content.clone()).unwrap_or_default()));
+            }
+            self.oracle.respond(requests)
+        }
+    }
+
+    #[test]
+    fn every_request_names_its_episodes_index_in_the_whole_list_even_in_chunks() {
+        // Multi-turn episodes, played two at a time: indices run over all five specs.
+        let specs = EpisodeSpec::groups("guess_number", 1, &[3, 4, 5, 6, 7], 1);
+        let mut p = Recording { oracle: OraclePolicy::new(0), seen: vec![] };
+        let opts = RolloutOptions::default();
+        let mut policies: [&mut dyn Policy; 1] = [&mut p];
+        let episodes = play_in_chunks(&specs, 2, &mut policies, &|_, _| 0, &opts).unwrap();
+        for (i, e) in episodes.iter().enumerate() {
+            let mine: Vec<&str> = p.seen.iter().filter(|(k, _)| *k == i).map(|(_, m)| m.as_str()).collect();
+            let users: Vec<&str> =
+                e.conversations[0].iter().filter(|m| m.role == "user").map(|m| m.content.as_str()).collect();
+            assert_eq!(mine, users, "episode {i}: its requests are exactly its turns");
+        }
+        let turns: usize = episodes.iter().map(|e| e.turns.len()).sum();
+        assert_eq!(p.seen.len(), turns);
+        assert!(turns > specs.len(), "some episodes took several turns");
     }
 }

@@ -224,15 +224,18 @@ impl RolloutWorker {
         self.published = step + 1;
     }
 
-    /// Waits for the episodes of RL step `step`.
+    /// Waits for the episodes of RL step `step` ([`gauntlet_model::wait_on_pool`]: the rollout
+    /// thread samples on the pool this thread may be a worker of).
     pub fn take(&mut self, step: usize) -> Result<Collected, TrainError> {
-        let got = self
-            .results
-            .recv()
-            .map_err(|_| TrainError::Config("`rl.mode = \"async\"`: the rollout thread ended early".into()))?
-            .map_err(|e| {
-                TrainError::Config(format!("`rl.mode = \"async\"`: the rollout thread failed: {e}"))
-            })?;
+        let got = gauntlet_model::wait_on_pool(std::time::Duration::from_millis(1), || {
+            match self.results.try_recv() {
+                Ok(got) => Some(Some(got)),
+                Err(mpsc::TryRecvError::Empty) => None,
+                Err(mpsc::TryRecvError::Disconnected) => Some(None),
+            }
+        })
+        .ok_or_else(|| TrainError::Config("`rl.mode = \"async\"`: the rollout thread ended early".into()))?
+        .map_err(|e| TrainError::Config(format!("`rl.mode = \"async\"`: the rollout thread failed: {e}")))?;
         if got.step != step {
             return Err(TrainError::Config(format!(
                 "`rl.mode = \"async\"`: expected the episodes of RL step {step}, the rollout thread sent step {}",

@@ -178,13 +178,13 @@ impl Trainer {
         let need = rl.prompts_per_step * rl.group_size;
         let Some(serving) = self.serving.as_ref() else { return (vec![], 0) };
         let current = self.state.opt_step;
-        loop {
-            self.agent_episodes.gather(&serving.traces, current, rl.max_staleness, rl.temperature);
-            if self.agent_episodes.len() >= need {
-                return self.agent_episodes.take(need);
-            }
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
+        let agents = &mut self.agent_episodes;
+        // The endpoint samples on the compute pool this thread may be a worker of: wait without
+        // holding it.
+        gauntlet_model::wait_on_pool(std::time::Duration::from_millis(20), || {
+            agents.gather(&serving.traces, current, rl.max_staleness, rl.temperature);
+            (agents.len() >= need).then(|| agents.take(need))
+        })
     }
 
     /// Stage 2, rows: every learner turn (policy slot 0, with sampled tokens) of every episode

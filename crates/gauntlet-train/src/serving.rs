@@ -100,6 +100,12 @@ impl Drop for Serving {
             let _ = tx.send(());
         }
         if let Some(t) = self.thread.take() {
+            // The endpoint finishes the requests in flight first, and their sampling may need
+            // the compute pool this thread works for (`gauntlet train` runs on it): wait
+            // without holding it.
+            gauntlet_model::wait_on_pool(std::time::Duration::from_millis(5), || {
+                t.is_finished().then_some(())
+            });
             let _ = t.join();
         }
     }

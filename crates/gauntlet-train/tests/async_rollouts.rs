@@ -107,3 +107,21 @@ fn async_settings_are_checked() {
     let e = c.validate().unwrap_err();
     assert!(e.contains("drop `rl.mode`"), "{e}");
 }
+
+/// `gauntlet train` runs on a worker of the compute pool and the rollout thread samples on the
+/// same pool: with one worker, the trainer's wait for episodes must run the pool's work, or the
+/// two would wait for each other forever.
+#[test]
+fn async_on_a_one_thread_pool_finishes() {
+    let a = tmp("async-pool-1");
+    let mut c = tiny(&a);
+    c.rl.mode = "async".into();
+    c.rl.max_staleness = 1;
+    c.rl.steps = 3;
+    c.eval.every = 0;
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    pool.install(|| gauntlet_model::on_pool(|| Trainer::new(c).unwrap().run(&mut Quiet).unwrap()));
+    let lags: Vec<u64> = rl_lines(&a).iter().map(|r| r["policy_lag"].as_u64().unwrap()).collect();
+    assert_eq!(lags, vec![0, 1, 1]);
+    let _ = std::fs::remove_dir_all(&a);
+}

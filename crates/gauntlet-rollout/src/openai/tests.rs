@@ -336,3 +336,62 @@ fn two_thousand_requests_are_in_flight_at_once_on_one_runtime_thread() {
     assert!(peak.load(Ordering::SeqCst) >= 1000, "peak {} in flight", peak.load(Ordering::SeqCst));
     assert!(t0.elapsed() < Duration::from_secs(20), "{:?}", t0.elapsed());
 }
+
+/// What `header_server` saw: each request's episode header and last user message.
+type Seen = Arc<Mutex<Vec<(Option<String>, String)>>>;
+
+/// Serves chat completions that answer `ok_body`, recording each request's episode header
+/// (`None` when absent) with the last user message; returns the base URL and the record.
+fn header_server() -> (String, Seen) {
+    let seen: Seen = Arc::default();
+    let log = seen.clone();
+    let app = axum::Router::new().route(
+        "/v1/chat/completions",
+        post(move |headers: HeaderMap, axum::Json(body): axum::Json<Value>| {
+            let tag = headers.get(EPISODE_HEADER).map(|v| v.to_str().unwrap().to_string());
+            let last =
+                body["messages"].as_array().unwrap().last().unwrap()["content"].as_str().unwrap().to_string();
+            log.lock().unwrap().push((tag, last));
+            async move { axum::Json(ok_body()).into_response() }
+        }),
+    );
+    (spawn_router(app), seen)
+}
+
+#[test]
+fn an_episode_tag_names_each_request_by_its_episodes_index_and_no_tag_sends_no_header() {
+    use crate::{play, EpisodeSpec, RolloutOptions};
+    let (url, seen) = header_server();
+    // Three single-turn problems: one request per episode, each with its own prompt.
+    let specs = EpisodeSpec::groups("caesar", 1, &[1, 2, 3], 1);
+    let prompts: Vec<String> = {
+        let task = gauntlet_tasks::get("caesar").unwrap();
+        specs
+            .iter()
+            .map(|s| task.instance(s.seed, gauntlet_core::Difficulty::new(1).unwrap()).prompt)
+            .collect()
+    };
+    let mut tagged = OpenAiPolicy::new(config(&url)).unwrap().with_episode_tag("w1-b0").unwrap();
+    assert_eq!(tagged.episode_tag(), Some("w1-b0"));
+    let episodes = play(&specs, &mut tagged, &RolloutOptions::default()).unwrap();
+    assert!(episodes.iter().all(|e| e.error.is_none()));
+    let mut got = std::mem::take(&mut *seen.lock().unwrap());
+    got.sort();
+    let mut want: Vec<(Option<String>, String)> =
+        prompts.iter().enumerate().map(|(i, p)| (Some(format!("w1-b0-{i}")), p.clone())).collect();
+    want.sort();
+    assert_eq!(got, want);
+    // Without a tag (every other user of the policy): no header at all.
+    tagged.set_episode_tag(None).unwrap();
+    play(&specs, &mut tagged, &RolloutOptions::default()).unwrap();
+    assert!(seen.lock().unwrap().iter().all(|(t, _)| t.is_none()));
+    ask(&tagged, 1).unwrap();
+    assert_eq!(seen.lock().unwrap().len(), 4);
+    assert!(seen.lock().unwrap().iter().all(|(t, _)| t.is_none()));
+    // Tags that could not be a header value or a URL path segment are refused, naming the fix.
+    let long = "x".repeat(MAX_EPISODE_TAG + 1);
+    for bad in ["", "a b", "a/b", long.as_str()] {
+        let e = tagged.set_episode_tag(Some(bad.to_string())).unwrap_err().to_string();
+        assert!(e.contains("episode tag"), "{bad}: {e}");
+    }
+}

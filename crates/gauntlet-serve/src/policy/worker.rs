@@ -86,14 +86,42 @@ pub struct Job {
 /// for reading until it ends: a swap waits for the batch in flight, and
 /// [`LiveModel::exclusive`] lets a trainer whose served model shares storage with its variables
 /// update them while no batch samples.
+///
+/// A writer (a swap, an exclusive update) goes first: once one waits, no new batch starts, and it
+/// waits for the batch in flight while running the compute pool's work
+/// ([`gauntlet_model::wait_on_pool`]), since that batch may need the very pool worker the
+/// writer runs on (`gauntlet train` with one thread).
 pub struct LiveModel {
     current: RwLock<(Arc<ChatModel>, u64)>,
+    /// Writers waiting for the lock; batches do not start while there are any.
+    writers: AtomicU64,
 }
 
 impl LiveModel {
     /// `chat` as version `version`.
     pub fn new(chat: Arc<ChatModel>, version: u64) -> Self {
-        LiveModel { current: RwLock::new((chat, version)) }
+        LiveModel { current: RwLock::new((chat, version)), writers: AtomicU64::new(0) }
+    }
+
+    /// The lock for writing, ahead of new batches, without holding a pool worker while waiting.
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, (Arc<ChatModel>, u64)> {
+        self.writers.fetch_add(1, Ordering::SeqCst);
+        let guard =
+            gauntlet_model::wait_on_pool(Duration::from_millis(1), || match self.current.try_write() {
+                Ok(g) => Some(g),
+                Err(std::sync::TryLockError::Poisoned(p)) => Some(p.into_inner()),
+                Err(std::sync::TryLockError::WouldBlock) => None,
+            });
+        self.writers.fetch_sub(1, Ordering::SeqCst);
+        guard
+    }
+
+    /// The lock for a batch, once no writer waits.
+    fn read_for_batch(&self) -> std::sync::RwLockReadGuard<'_, (Arc<ChatModel>, u64)> {
+        while self.writers.load(Ordering::SeqCst) > 0 {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        self.current.read().unwrap_or_else(|p| p.into_inner())
     }
 
     /// The current model and its version.
@@ -110,12 +138,12 @@ impl LiveModel {
     /// Replaces the model (once the batch in flight ends); batches that start from then on
     /// sample with `chat` and report `version`.
     pub fn swap(&self, chat: Arc<ChatModel>, version: u64) {
-        *self.current.write().unwrap_or_else(|p| p.into_inner()) = (chat, version);
+        *self.write() = (chat, version);
     }
 
     /// Runs `f` while no batch samples (after the batch in flight, before the next).
     pub fn exclusive<R>(&self, f: impl FnOnce() -> R) -> R {
-        let _guard = self.current.write().unwrap_or_else(|p| p.into_inner());
+        let _guard = self.write();
         f()
     }
 }
@@ -223,7 +251,7 @@ fn run(model: &LiveModel, rx: &Receiver<Job>, config: WorkerConfig, stats: &Work
         // Clients that left while queued cost nothing.
         jobs.retain(|j| !j.events.is_closed());
         if !jobs.is_empty() {
-            let current = model.current.read().unwrap_or_else(|p| p.into_inner());
+            let current = model.read_for_batch();
             sample(&current.0, current.1, &jobs, stats);
         }
     }

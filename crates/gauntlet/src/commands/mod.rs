@@ -9,6 +9,7 @@ mod eval;
 mod export;
 pub mod generate;
 mod play;
+mod rollout;
 mod serve;
 mod solve;
 mod suite_run;
@@ -58,6 +59,9 @@ pub enum Command {
     Compare(compare::CompareArgs),
     /// Merge a LoRA adapter into its base model and write a Hugging Face model folder.
     Export(export::ExportArgs),
+    /// Play episodes for a training run from another process: its policy at the learner seat
+    /// through the run's endpoint (`[serve]`, `rl.source = "agents"`), each outcome reported back.
+    Rollout(Box<rollout::RolloutArgs>),
 }
 
 /// Run a parsed command line.
@@ -75,5 +79,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Eval(args) => eval::exec(*args),
         Command::Compare(args) => compare::exec(args),
         Command::Export(args) => export::exec(args),
+        Command::Rollout(args) => rollout::exec(*args),
     }
 }

@@ -11,10 +11,14 @@ import os
 import re
 import subprocess
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from conftest import ServingTrainer
 
 ROOT = Path(__file__).resolve().parents[2]
 AGENT = ROOT / "examples/agent_any/agent.py"
@@ -84,43 +88,32 @@ def shortened(config: str, overrides: dict[tuple[str, str], str]) -> str:
 
 
 def test_the_openai_agent_drives_the_rl_steps(
-    gauntlet_bin: str, openai_python: str, env_url: str, tmp_path: Path
+    serving_trainer: Callable[[Path, Path], ServingTrainer], openai_python: str, env_url: str, tmp_path: Path
 ) -> None:
     config = (ROOT / "configs/agent_any.toml").read_text()
     task = re.search(r'\[\[tasks\]\]\nname = "(\w+)"', config).group(1)
     cfg = tmp_path / "agent_any.toml"
     cfg.write_text(shortened(config, OVERRIDES))
+    trainer = serving_trainer(cfg, tmp_path / "run")
     run_dir = tmp_path / "run"
-    trainer = subprocess.Popen(
-        [gauntlet_bin, "train", "--config", str(cfg), "--run-dir", str(run_dir)],
-        stderr=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
+    # A request the trainer refuses (4xx) stops the agent with the server's message and code.
+    refused = subprocess.run(
+        [openai_python, str(AGENT), "--trainer", trainer.url, "--env", env_url, "--task", task, "--temperature", "3"],
+        capture_output=True,
         text=True,
+        timeout=120,
     )
-    try:
-        url, log = _endpoint(trainer)
-        # A request the trainer refuses (4xx) stops the agent with the server's message and code.
-        refused = subprocess.run(
-            [openai_python, str(AGENT), "--trainer", url, "--env", env_url, "--task", task, "--temperature", "3"],
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert refused.returncode == 1, refused
-        assert "the trainer refused a chat completion (400)" in refused.stderr, refused.stderr
-        assert "bad_temperature" in refused.stderr, refused.stderr
-        agent = subprocess.run(
-            [openai_python, str(AGENT), "--trainer", url, "--env", env_url, "--task", task, *AGENT_FLAGS],
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        assert agent.returncode == 0, (agent.stdout, agent.stderr, "".join(log))
-        assert trainer.wait(timeout=300) == 0, "".join(log)
-    finally:
-        if trainer.poll() is None:
-            trainer.kill()
-            trainer.wait()
+    assert refused.returncode == 1, refused
+    assert "the trainer refused a chat completion (400)" in refused.stderr, refused.stderr
+    assert "bad_temperature" in refused.stderr, refused.stderr
+    agent = subprocess.run(
+        [openai_python, str(AGENT), "--trainer", trainer.url, "--env", env_url, "--task", task, *AGENT_FLAGS],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert agent.returncode == 0, (agent.stdout, agent.stderr, "".join(trainer.log))
+    trainer.wait(timeout=300)
 
     summary = re.search(r"played (\d+) episodes, mean reward [0-9.]+", agent.stdout)
     assert summary, (agent.stdout, agent.stderr)
@@ -140,19 +133,6 @@ def test_the_openai_agent_drives_the_rl_steps(
     versions = sorted({t["policy_version"] for t in turns})
     # Each update's weights were served in turn: consecutive optimiser steps.
     assert len(versions) >= 3 and versions == list(range(versions[0], versions[0] + len(versions))), versions
-
-
-def _endpoint(trainer: subprocess.Popen) -> tuple[str, list[str]]:
-    """Reads the trainer's log until it says where it serves; keeps draining it afterwards."""
-    assert trainer.stderr is not None
-    log: list[str] = []
-    for line in trainer.stderr:
-        log.append(line)
-        m = re.search(r"serving the policy on (http://\S+)/v1", line)
-        if m:
-            threading.Thread(target=lambda: log.extend(trainer.stderr or []), daemon=True).start()
-            return m.group(1), log
-    raise AssertionError("the trainer never served its policy:\n" + "".join(log))
 
 
 def test_unreachable_servers_and_unknown_tasks_are_clear_errors(openai_python: str, env_url: str) -> None:

@@ -3,6 +3,9 @@
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
+mod common;
+use common::TINY_MODEL;
+
 fn gauntlet(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_gauntlet"))
         .args(args)
@@ -23,13 +26,7 @@ fn tiny_config(dir: &Path, run: &str, sft_steps: usize) -> std::path::PathBuf {
     let text = format!(
         r#"run_dir = "{}"
 threads = 1
-[model]
-hidden_size = 32
-num_hidden_layers = 1
-num_attention_heads = 2
-intermediate_size = 64
-max_position_embeddings = 512
-[[tasks]]
+{TINY_MODEL}[[tasks]]
 name = "caesar"
 max_level = 2
 [[tasks]]
@@ -179,13 +176,7 @@ fn eval_reproduces_a_self_play_runs_game_numbers_against_its_opponent() {
             r#"run_dir = "{}"
 threads = 1
 seed = 5
-[model]
-hidden_size = 32
-num_hidden_layers = 1
-num_attention_heads = 2
-intermediate_size = 64
-max_position_embeddings = 512
-[[tasks]]
+{TINY_MODEL}[[tasks]]
 name = "tic_tac_toe"
 [[tasks]]
 name = "caesar"

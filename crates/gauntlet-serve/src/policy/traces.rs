@@ -205,9 +205,15 @@ impl TraceStore {
         self.timeout
     }
 
-    /// (open episodes, finished episodes so far, abandoned episodes so far).
+    /// (open episodes, finished episodes so far, abandoned episodes so far), after abandoning
+    /// the episodes idle past the timeout (so `/health` shows a dead agent's episodes as
+    /// abandoned even when no other agent calls).
     pub fn counts(&self) -> (usize, u64, u64) {
-        let open = self.lock().open.len();
+        let open = {
+            let mut inner = self.lock();
+            self.sweep(&mut inner);
+            inner.open.len()
+        };
         (open, self.finished_total.load(Ordering::Relaxed), self.abandoned.load(Ordering::Relaxed))
     }
 

@@ -60,7 +60,7 @@ pub(crate) struct Collected {
 
 /// Draws `n` problems `(task, level, seed)` from the mix: tasks by weight (or, in RL with
 /// `curriculum.learnability`, (task, level) arms by learnability), SFT's levels uniformly in
-/// `level..=max_level`, RL's from the curriculum.
+/// `level..=max_level`, RL's from the curriculum. Held-out tasks (weight 0) are never drawn.
 pub(crate) fn draw_problems(
     cfg: &TrainConfig,
     curriculum: &Curriculum,
@@ -81,7 +81,8 @@ pub(crate) fn draw_problems(
                         u -= a.2;
                         u < 0.0
                     })
-                    .unwrap_or_else(|| arms.last().expect("validated non-empty"));
+                    .or_else(|| arms.iter().rfind(|a| !cfg.tasks[a.0].held_out()))
+                    .expect("validated: a task has positive weight");
                 let seed = rng.below(crate::eval::TRAIN_SEED_LIMIT);
                 EpisodeSpec { env: cfg.tasks[i].name.clone(), seed, level, group }
             })
@@ -98,7 +99,7 @@ pub(crate) fn draw_problems(
                     u -= t.weight;
                     u < 0.0
                 })
-                .unwrap_or_else(|| cfg.tasks.last().expect("validated non-empty"));
+                .unwrap_or_else(|| cfg.tasks.iter().rfind(|t| !t.held_out()).expect("validated"));
             let level = if sft {
                 task.level + rng.below((task.max_level - task.level) as u64 + 1) as u8
             } else {
@@ -333,4 +334,29 @@ pub(crate) fn keep_most_varied_groups(episodes: Vec<Episode>, share: f64) -> Vec
     let keep = ((share * ranked.len() as f64).ceil() as usize).max(1);
     let kept: std::collections::HashSet<usize> = ranked.iter().take(keep).map(|(g, _)| *g).collect();
     episodes.into_iter().filter(|e| kept.contains(&e.spec.group)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A held-out task (weight 0) is never drawn, in SFT, in RL, or by learnability.
+    #[test]
+    fn held_out_tasks_are_never_drawn() {
+        let text = "[[tasks]]\nname = \"nim\"\nweight = 0\n[[tasks]]\nname = \"caesar\"\n\
+                    [[tasks]]\nname = \"tic_tac_toe\"\nweight = 0\n";
+        let mut cfg = TrainConfig::from_toml(text, "t.toml").unwrap();
+        let curriculum = Curriculum::new(&cfg.tasks);
+        let learnability = Learnability::default();
+        for learn in [false, true] {
+            cfg.curriculum.learnability = learn;
+            cfg.curriculum.learnability_floor = 0.0;
+            for sft in [false, true] {
+                let mut rng = Rng::new(7);
+                let drawn = draw_problems(&cfg, &curriculum, &learnability, &mut rng, 500, sft);
+                assert_eq!(drawn.len(), 500);
+                assert!(drawn.iter().all(|s| s.env == "caesar"), "sft {sft}, learnability {learn}");
+            }
+        }
+    }
 }

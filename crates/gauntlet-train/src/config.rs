@@ -93,7 +93,10 @@ pub struct ModelConfig {
 pub struct TaskMix {
     /// Task or environment name (`gauntlet tasks` lists them).
     pub name: String,
-    /// Sampling weight in the mix.
+    /// Sampling weight in the mix. `0` holds the task out (MARS's transfer protocol): never
+    /// drawn for SFT or RL, evaluated like the others, so the reports show what training on the
+    /// other tasks did to it (its BPE vocabulary still learns from its prompts, never from its
+    /// answers).
     #[serde(default = "one")]
     pub weight: f64,
     /// Starting level (and the level of the reported evaluation).
@@ -102,6 +105,13 @@ pub struct TaskMix {
     /// Highest level the curriculum may raise it to.
     #[serde(default = "five")]
     pub max_level: u8,
+}
+
+impl TaskMix {
+    /// A task with weight 0: evaluated, never trained on.
+    pub fn held_out(&self) -> bool {
+        self.weight == 0.0
+    }
 }
 
 /// Per-task level adaptation from held-out success.
@@ -644,9 +654,15 @@ impl TrainConfig {
                     t.name, t.level, t.max_level
                 ));
             }
-            if !(t.weight > 0.0 && t.weight.is_finite()) {
-                return Err(format!("tasks[{i}].weight must be positive, got {}", t.weight));
+            if !(t.weight >= 0.0 && t.weight.is_finite()) {
+                return Err(format!(
+                    "tasks[{i}].weight must be positive (or 0 to hold the task out), got {}",
+                    t.weight
+                ));
             }
+        }
+        if self.tasks.iter().all(TaskMix::held_out) {
+            return Err("every task has weight 0 (held out): give at least one task a positive weight".into());
         }
         Ok(())
     }
@@ -861,6 +877,17 @@ mod tests {
     fn unknown_fields_still_name_the_line() {
         let err = TrainConfig::from_toml("seed = 1\n[rl]\nstepz = 3\n", "bad.toml").unwrap_err();
         assert!(err.contains("bad.toml") && err.contains("stepz") && err.contains("line 3"), "{err}");
+    }
+
+    #[test]
+    fn weight_zero_holds_a_task_out_but_not_every_task() {
+        let two = "[[tasks]]\nname = \"caesar\"\n[[tasks]]\nname = \"nim\"\nweight = 0\n";
+        let cfg = TrainConfig::from_toml(two, "t.toml").unwrap();
+        assert!(!cfg.tasks[0].held_out() && cfg.tasks[1].held_out());
+        let err = TrainConfig::from_toml("[[tasks]]\nname = \"caesar\"\nweight = 0\n", "t.toml").unwrap_err();
+        assert!(err.contains("every task has weight 0"), "{err}");
+        let err = TrainConfig::from_toml("[[tasks]]\nname = \"caesar\"\nweight = -1\n", "t.toml").unwrap_err();
+        assert!(err.contains("tasks[0].weight") && err.contains("-1"), "{err}");
     }
 
     #[test]

@@ -87,14 +87,15 @@ pub fn summary_markdown(cfg: &TrainConfig, state: &TrainerState) -> String {
             },
         );
     }
-    let mut gains = Vec::new();
+    let (mut gains, mut held_out_gains) = (Vec::new(), Vec::new());
     for t in &cfg.tasks {
         let (a, r) = (get(from, &t.name), get("after_rl", &t.name));
         let gain = a.zip(r).map(|(a, r)| (r - a, crate::eval::difference_interval(a, r, cfg.eval.n)));
-        gains.extend(gain.map(|g| g.0));
+        if t.held_out() { &mut held_out_gains } else { &mut gains }.extend(gain.map(|g| g.0));
         s += &format!(
-            "| {} | {} | {} | {} | {} | {} |\n",
+            "| {}{} | {} | {} | {} | {} | {} |\n",
             t.name,
+            if t.held_out() { " (held out)" } else { "" },
             t.level,
             fmt("before_sft", &t.name),
             fmt("after_sft", &t.name),
@@ -108,9 +109,18 @@ pub fn summary_markdown(cfg: &TrainConfig, state: &TrainerState) -> String {
             .unwrap_or_else(|| "–".into())
         );
     }
-    if !gains.is_empty() {
-        let mean = gains.iter().sum::<f64>() / gains.len() as f64;
-        s += &format!("\nMean {gain} over the tasks: **{:+.1} points**.\n", 100.0 * mean);
+    let mean = |g: &[f64]| 100.0 * g.iter().sum::<f64>() / g.len() as f64;
+    if !gains.is_empty() && held_out_gains.is_empty() {
+        s += &format!("\nMean {gain} over the tasks: **{:+.1} points**.\n", mean(&gains));
+    } else if !held_out_gains.is_empty() {
+        if !gains.is_empty() {
+            s += &format!("\nMean {gain} over the trained tasks: **{:+.1} points**.", mean(&gains));
+        }
+        s += &format!(
+            "\nMean {gain} over the held-out tasks (weight 0: never trained on, evaluated only): \
+             **{:+.1} points**.\n",
+            mean(&held_out_gains)
+        );
     }
     s += &format!(
         "\nSteps: {} SFT, {} RL. Wall time: {:.0} s. Curves: `curves.svg`; every step: `../metrics.jsonl`.\n",

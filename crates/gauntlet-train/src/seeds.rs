@@ -34,6 +34,9 @@ pub struct TaskGains {
     pub task: String,
     /// Level evaluated.
     pub level: u8,
+    /// Held out of training (weight 0): evaluated only, so its gain is transfer.
+    #[serde(default)]
+    pub held_out: bool,
     /// Held-out problems per evaluation.
     pub n: usize,
     /// The evaluation the gain is measured from (`after_sft` or `before_sft`).
@@ -86,6 +89,7 @@ pub fn tabulate(cfg: &TrainConfig, runs: &[SeedRun], from: &str) -> Vec<TaskGain
             TaskGains {
                 task: t.name.clone(),
                 level: t.level,
+                held_out: t.held_out(),
                 n: cfg.eval.n,
                 from: from.to_string(),
                 start: pairs.iter().map(|p| p.0).collect(),
@@ -146,8 +150,9 @@ fn table(rows: &[TaskGains], start: &str) -> String {
     );
     for r in rows {
         s += &format!(
-            "| {} | {} | {:.3} | {:.3} | {} | **{}** | {:.1} | {} | {} |\n",
+            "| {}{} | {} | {:.3} | {:.3} | {} | **{}** | {:.1} | {} | {} |\n",
             r.task,
+            if r.held_out { " (held out)" } else { "" },
             r.level,
             mean(&r.start),
             mean(&r.after_rl),

@@ -17,7 +17,7 @@ use gauntlet_model::{checkpoint, lora, ChatModel, ChatTemplate, Llama, SamplingP
 use gauntlet_rollout::LocalPolicy;
 use serde_json::{json, Map, Value};
 
-use crate::config::TrainConfig;
+use crate::config::{TaskMix, TrainConfig};
 use crate::curriculum::Curriculum;
 use crate::eval::{self, TaskEval, HELD_OUT_BASE};
 use crate::metrics::MetricsLog;
@@ -462,8 +462,10 @@ impl Trainer {
         if !c.enabled || c.probe == 0 {
             return Ok(());
         }
+        // Held-out tasks are never trained, so their levels never matter.
+        let trained: Vec<TaskMix> = self.cfg.tasks.iter().filter(|t| !t.held_out()).cloned().collect();
         let tasks: Vec<(String, u8)> =
-            self.cfg.tasks.iter().map(|t| (t.name.clone(), self.state.curriculum.level(&t.name))).collect();
+            trained.iter().map(|t| (t.name.clone(), self.state.curriculum.level(&t.name))).collect();
         let base = eval::PROBE_BASE + self.state.probe_round * c.probe as u64;
         self.state.probe_round += 1;
         let opts = self.cfg.rollout_options(step_seed(self.cfg.seed, "probe", self.state.rl_step));
@@ -478,7 +480,7 @@ impl Trainer {
             base,
             &opts,
         )?;
-        for (task, r) in self.cfg.tasks.clone().iter().zip(&rows) {
+        for (task, r) in trained.iter().zip(&rows) {
             let successes = (r.mean_at_k * c.probe as f64).round() as usize;
             let results: Vec<bool> = (0..c.probe).map(|i| i < successes).collect();
             if let Some(change) = self.state.curriculum.record(task, &results, &c) {

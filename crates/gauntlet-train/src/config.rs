@@ -886,7 +886,8 @@ mod tests {
         assert!(!cfg.tasks[0].held_out() && cfg.tasks[1].held_out());
         let err = TrainConfig::from_toml("[[tasks]]\nname = \"caesar\"\nweight = 0\n", "t.toml").unwrap_err();
         assert!(err.contains("every task has weight 0"), "{err}");
-        let err = TrainConfig::from_toml("[[tasks]]\nname = \"caesar\"\nweight = -1\n", "t.toml").unwrap_err();
+        let err =
+            TrainConfig::from_toml("[[tasks]]\nname = \"caesar\"\nweight = -1\n", "t.toml").unwrap_err();
         assert!(err.contains("tasks[0].weight") && err.contains("-1"), "{err}");
     }
 

@@ -223,15 +223,35 @@ class Trainer:
             raise AgentError(f"the trainer refused a chat completion ({e.status_code}): {_api_message(e)}") from None
         return r.choices[0].message.content or ""
 
-    def report(self, episode: str, reward: float, success: bool | None, task: str, seed: int, level: int) -> None:
-        """Finishes `episode` with its return; the task, seed and level make its group."""
+    def report(
+        self,
+        episode: str,
+        reward: float,
+        success: bool | None,
+        problem: tuple[str, int, int],
+        calls: Calls,
+    ) -> None:
+        """Finishes `episode` with its return; the problem (task, seed, level) makes its group, and
+        what the environment said of each call (format refused, move refused, the state it acted
+        in) lets the run's `rl.format_reward`, `rl.invalid_penalty` and GiGPO's step groups apply."""
+        task, seed, level = problem
         body: dict[str, Any] = {"reward": reward, "task": task, "seed": seed, "level": level}
+        body.update(format_errors=calls.format_errors, invalid=calls.invalid, anchors=calls.anchors)
         if success is not None:
             body["success"] = success
         try:
             http_json("POST", f"{self.url}/v1/episodes/{episode}/reward", body, self.api_key)
         except ConnectionError as e:
             raise self.gone(str(e)) from None
+
+
+@dataclass
+class Calls:
+    """What the environment said of each of an episode's calls, in order."""
+
+    format_errors: list[bool] = field(default_factory=list)
+    invalid: list[bool] = field(default_factory=list)
+    anchors: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -270,20 +290,26 @@ def play_episode(env: EnvServer, trainer: Trainer, args: argparse.Namespace, p: 
         text = trainer.answer(episode, messages)
         verdict = env.verify(p.row, text)
         reward, success = float(verdict["reward"]), bool(verdict["correct"])
+        calls = Calls([bool(verdict["format_error"])], [False], [""])
     else:
         view = env.start(args.task, p.seed, args.level)
+        calls = Calls()
         try:
             conversation: list[dict[str, str]] = []
             while not view["done"]:
                 conversation.append({"role": "user", "content": view["observation"]["text"]})
                 shown = conversation if args.history < 0 else conversation[-(2 * args.history + 1) :]
+                calls.anchors.append(str(view["observation"].get("anchor") or ""))
                 text = trainer.answer(episode, shown)
                 conversation.append({"role": "assistant", "content": text})
                 view = env.act(view["id"], text)
+                feedback = view.get("feedback") or {}
+                calls.format_errors.append(bool(feedback.get("format_error")))
+                calls.invalid.append(bool(feedback.get("invalid")))
             reward, success = float(view["returns"][0]), None
         finally:
             env.close(view["id"])
-    trainer.report(episode, reward, success, args.task, p.seed, args.level)
+    trainer.report(episode, reward, success, (args.task, p.seed, args.level), calls)
     return reward
 
 

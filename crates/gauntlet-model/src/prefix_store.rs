@@ -71,6 +71,11 @@ impl PrefixStore {
         self.bytes
     }
 
+    /// Most bytes of keys and values it holds.
+    pub fn budget(&self) -> usize {
+        self.budget
+    }
+
     /// Prompt tokens taken from the store so far, and prompt tokens prefilled.
     pub fn token_counts(&self) -> (u64, u64) {
         (self.reused, self.prefilled)

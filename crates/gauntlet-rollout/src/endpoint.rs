@@ -17,7 +17,8 @@
 //! use gauntlet_rollout::endpoint::{EpisodeEndpoint, EpisodeReport};
 //! let server = EpisodeEndpoint::new("http://127.0.0.1:8000", None, std::time::Duration::from_secs(30)).unwrap();
 //! println!("serving {}", server.health().unwrap()["model"]);
-//! let report = EpisodeReport { reward: 1.0, success: true, task: "caesar".into(), seed: 7, level: 1 };
+//! let report =
+//!     EpisodeReport { reward: 1.0, success: true, task: "caesar".into(), seed: 7, level: 1, ..Default::default() };
 //! server.report("worker-0-3", &report).unwrap();
 //! ```
 
@@ -61,8 +62,9 @@ pub enum EndpointError {
 
 /// The outcome of one episode, as `POST /v1/episodes/{id}/reward` takes it: the return paid on
 /// the episode's last call, success, and the problem (`task`, `seed`, `level`; episodes of one
-/// problem form a group for group-relative advantages).
-#[derive(Debug, Clone, PartialEq)]
+/// problem form a group for group-relative advantages), and per call of the learner the
+/// environment's verdict (format refused, move refused) and the state it acted in.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct EpisodeReport {
     /// The learner's return.
     pub reward: f64,
@@ -74,25 +76,47 @@ pub struct EpisodeReport {
     pub seed: u64,
     /// The problem's level (1..=5).
     pub level: u8,
+    /// Per learner call (its turns, in order): the environment refused the answer's format.
+    pub format_errors: Vec<bool>,
+    /// Per learner call: the environment refused the move.
+    pub invalid: Vec<bool>,
+    /// Per learner call: the state it acted in (GiGPO's anchor).
+    pub anchors: Vec<String>,
 }
 
 impl EpisodeReport {
-    /// The report of `e` for policy slot `slot` (its return and success by [`crate::outcome`]).
+    /// The report of `e` for policy slot `slot` (its return and success by [`crate::outcome`];
+    /// the flags and anchors of the slot's turns, one per call it made).
     pub fn of(e: &Episode, slot: usize) -> Self {
         let o = crate::outcome(e, slot);
+        let mine: Vec<&gauntlet_episode::Turn> = e.turns.iter().filter(|t| t.policy == slot).collect();
         EpisodeReport {
             reward: o.reward,
             success: o.success,
             task: e.spec.env.clone(),
             seed: e.spec.seed,
             level: e.spec.level,
+            format_errors: mine.iter().map(|t| t.format_error).collect(),
+            invalid: mine.iter().map(|t| t.invalid).collect(),
+            anchors: mine.iter().map(|t| t.anchor.clone()).collect(),
         }
     }
 
-    /// The JSON body: `{"reward", "success", "task", "seed", "level"}`.
+    /// The JSON body: `{"reward", "success", "task", "seed", "level"}`, plus `format_errors`,
+    /// `invalid` and `anchors` when they hold anything.
     pub fn to_json(&self) -> Value {
-        json!({"reward": self.reward, "success": self.success, "task": self.task,
-               "seed": self.seed, "level": self.level})
+        let mut body = json!({"reward": self.reward, "success": self.success, "task": self.task,
+                              "seed": self.seed, "level": self.level});
+        if self.format_errors.iter().any(|&f| f) {
+            body["format_errors"] = json!(self.format_errors);
+        }
+        if self.invalid.iter().any(|&f| f) {
+            body["invalid"] = json!(self.invalid);
+        }
+        if self.anchors.iter().any(|a| !a.is_empty()) {
+            body["anchors"] = json!(self.anchors);
+        }
+        body
     }
 }
 
@@ -259,14 +283,35 @@ mod tests {
         assert_eq!(ep.root(), url);
         assert_eq!(ep.base_url(), format!("{url}/v1"));
         assert_eq!(ep.health().unwrap()["model"], "learner");
-        let report = EpisodeReport { reward: 0.5, success: false, task: "caesar".into(), seed: 9, level: 2 };
+        let report = EpisodeReport {
+            reward: 0.5,
+            success: false,
+            task: "caesar".into(),
+            seed: 9,
+            level: 2,
+            ..Default::default()
+        };
         ep.report("w-0-1", &report).unwrap();
+        let flagged = EpisodeReport {
+            format_errors: vec![false, true],
+            invalid: vec![false, false],
+            anchors: vec!["a".into(), "b".into()],
+            ..report.clone()
+        };
+        ep.report("w-0-2", &flagged).unwrap();
         assert_eq!(
             seen.lock().unwrap().clone(),
-            vec![(
-                "w-0-1".to_string(),
-                json!({"reward": 0.5, "success": false, "task": "caesar", "seed": 9, "level": 2})
-            )]
+            vec![
+                (
+                    "w-0-1".to_string(),
+                    json!({"reward": 0.5, "success": false, "task": "caesar", "seed": 9, "level": 2})
+                ),
+                (
+                    "w-0-2".to_string(),
+                    json!({"reward": 0.5, "success": false, "task": "caesar", "seed": 9, "level": 2,
+                           "format_errors": [false, true], "anchors": ["a", "b"]})
+                )
+            ]
         );
         match ep.report("w-0-1", &report).unwrap_err() {
             EndpointError::Refused { status, message, .. } => {
@@ -275,7 +320,7 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(matches!(ep.report("a/b", &report), Err(EndpointError::Invalid(_))));
-        assert_eq!(seen.lock().unwrap().len(), 1);
+        assert_eq!(seen.lock().unwrap().len(), 2);
     }
 
     #[test]

@@ -29,7 +29,7 @@ pub struct LocalPolicy {
     pub micro_batch: usize,
     /// Weight version, reported in every turn.
     pub version: u64,
-    /// Keys and values of earlier prompts ([`LocalPolicy::PREFIX_STORE_BYTES`] by default;
+    /// Keys and values of earlier prompts ([`LocalPolicy::prefix_store_bytes`] by default;
     /// `PrefixStore::new(0)` turns reuse off). Cleared when `version` changes.
     pub prefix_store: PrefixStore,
     store_version: u64,
@@ -42,19 +42,32 @@ impl LocalPolicy {
         params.stop_token_ids.extend(chat.eos_token_id());
         params.stop_token_ids.dedup();
         LocalPolicy {
-            chat,
             params,
             micro_batch: 32,
             version: 0,
-            prefix_store: PrefixStore::new(Self::PREFIX_STORE_BYTES),
+            prefix_store: PrefixStore::new(Self::prefix_store_bytes(&chat.model.cfg)),
             store_version: 0,
+            chat,
             name: name.into(),
         }
     }
 
-    /// Default byte budget of the prefix store: SmolLM2-135M's keys and values take 46 KB per
-    /// token, so 6 GiB holds about 170 episodes of 800 tokens.
+    /// Most bytes the prefix store takes by default, whatever the model: SmolLM2-135M's keys and
+    /// values take 46 KB per token, so 6 GiB holds about 170 episodes of 800 tokens.
     pub const PREFIX_STORE_BYTES: usize = 6 << 30;
+
+    /// Most tokens the prefix store keeps by default: 262,144 (SmolLM2-135M reaches
+    /// [`Self::PREFIX_STORE_BYTES`] first; the 1M-parameter model's 4 KB per token take 1 GiB,
+    /// where a byte budget alone let it hold 6 GiB of finished episodes).
+    pub const PREFIX_STORE_TOKENS: usize = 1 << 18;
+
+    /// The prefix store's default budget for a model of `cfg`: the keys and values (f32) of
+    /// [`Self::PREFIX_STORE_TOKENS`] tokens, at most [`Self::PREFIX_STORE_BYTES`].
+    pub fn prefix_store_bytes(cfg: &gauntlet_model::Config) -> usize {
+        let per_token =
+            cfg.num_hidden_layers * 2 * cfg.kv_heads() * cfg.head_dim() * std::mem::size_of::<f32>();
+        Self::PREFIX_STORE_TOKENS.saturating_mul(per_token).min(Self::PREFIX_STORE_BYTES)
+    }
 
     /// The prompt token ids of a request.
     pub fn prompt_ids(&self, r: &Request<'_>) -> Result<Vec<u32>, PolicyError> {
@@ -187,6 +200,20 @@ mod tests {
         p.micro_batch = 3;
         p.prefix_store = PrefixStore::new(store_bytes);
         p
+    }
+
+    /// The default budget holds the same number of tokens for any model, up to 6 GiB.
+    #[test]
+    fn the_prefix_store_budget_follows_the_models_size() {
+        // SmolLM2-135M: 30 layers, 3 key/value heads of 64: 46,080 bytes per token.
+        let smollm2 = Config::llama(49152, 576, 30, 9, 3, 1536);
+        assert_eq!(LocalPolicy::prefix_store_bytes(&smollm2), LocalPolicy::PREFIX_STORE_BYTES);
+        let tiny = Config::tiny(260);
+        let per_token = tiny.num_hidden_layers * 2 * tiny.kv_heads() * tiny.head_dim() * 4;
+        assert_eq!(LocalPolicy::prefix_store_bytes(&tiny), LocalPolicy::PREFIX_STORE_TOKENS * per_token);
+        assert_eq!(tiny_policy(1).prefix_store.budget(), 1);
+        let default = LocalPolicy::new(tiny_policy(0).chat, SamplingParams::default(), "t");
+        assert_eq!(default.prefix_store.budget(), LocalPolicy::PREFIX_STORE_TOKENS * per_token);
     }
 
     #[test]

@@ -1035,7 +1035,10 @@ mod tests {
             .map(|name| TaskMix { name: name.into(), weight: 1.0, level: 1, max_level: 1 })
             .to_vec();
         cfg.sft.steps = 0;
-        cfg.rl.estimator = "grpo".parse().unwrap();
+        // GiGPO's step groups (the anchors) and the refused turns' penalties come through the
+        // reports as in process.
+        cfg.rl.estimator = "gigpo".parse().unwrap();
+        (cfg.rl.invalid_penalty, cfg.rl.format_reward) = (0.5, 0.1);
         (cfg.rl.prompts_per_step, cfg.rl.group_size, cfg.rl.max_tokens) = (4, 3, 8);
         cfg.rl.dynamic_sampling = false;
         let mut t = Trainer::new(cfg).unwrap();
@@ -1043,9 +1046,13 @@ mod tests {
         assert!(played.iter().any(|e| e.turns.len() > 1), "a multi-turn episode");
         // An untrained model scores 0 everywhere: give the episodes returns that vary within
         // their groups (both paths read the same numbers), so the advantages are not all 0.
+        // The last turn's reward makes up the difference: GiGPO's step-level part reads the
+        // turns' rewards, which the report carries call by call.
         for (i, e) in played.iter_mut().enumerate() {
             e.returns[0] = (i % 3) as f64 * 0.5;
             e.success = e.returns[0] > 0.5;
+            let before: f64 = e.turns.iter().rev().skip(1).map(|t| t.reward).sum();
+            e.turns.last_mut().expect("a turn").reward = e.returns[0] - before;
         }
 
         let store = TraceStore::new(None, std::time::Duration::from_secs(60));
@@ -1067,11 +1074,14 @@ mod tests {
                 );
             }
             let report = RewardReport {
-                rewards: Rewards::Return(e.returns[0]),
+                rewards: Rewards::PerCall(e.turns.iter().map(|t| t.reward).collect()),
                 success: Some(e.success),
                 task: e.spec.env.clone(),
                 seed: e.spec.seed,
                 level: e.spec.level,
+                format_errors: e.turns.iter().map(|t| t.format_error).collect(),
+                invalid: e.turns.iter().map(|t| t.invalid).collect(),
+                anchors: e.turns.iter().map(|t| t.anchor.clone()).collect(),
             };
             store.reward(&id, report).unwrap();
         }
@@ -1094,6 +1104,13 @@ mod tests {
             in_process.len()
         );
         assert!(in_process.iter().any(|q| q.advantages.iter().any(|&a| a != 0.0)), "some signal");
+        let refused =
+            |es: &[Episode]| es.iter().flat_map(|e| &e.turns).filter(|t| t.invalid || t.format_error).count();
+        assert!(refused(&played) > 0, "refused turns, penalised");
+        assert_eq!(refused(&played), refused(&traced));
+        let anchored =
+            |es: &[Episode]| es.iter().flat_map(|e| &e.turns).map(|t| t.anchor.clone()).collect::<Vec<_>>();
+        assert_eq!(anchored(&played), anchored(&traced));
         assert_eq!(in_process, from_traces);
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -189,8 +189,16 @@ mod tests {
             temperature,
             policy_version: version,
         };
-        let report =
-            RewardReport { rewards: Rewards::Return(1.0), success: None, task: task.into(), seed, level: 1 };
+        let report = RewardReport {
+            rewards: Rewards::Return(1.0),
+            success: None,
+            task: task.into(),
+            seed,
+            level: 1,
+            format_errors: vec![],
+            invalid: vec![],
+            anchors: vec![],
+        };
         build_record("e", vec![call], &report)
     }
 

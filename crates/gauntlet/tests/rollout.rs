@@ -91,6 +91,18 @@ fn wait(child: &mut std::process::Child, deadline: Instant, what: &str) -> std::
     }
 }
 
+/// The RL steps' records in `run`'s metrics, checked to be the config's two.
+fn two_rl_steps(run: &Path) -> Vec<serde_json::Value> {
+    let metrics = std::fs::read_to_string(run.join("metrics.jsonl")).unwrap();
+    let rl: Vec<serde_json::Value> = metrics
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|l| l["phase"] == "rl")
+        .collect();
+    assert_eq!(rl.len(), 2, "two RL steps:\n{metrics}");
+    rl
+}
+
 /// Starts `gauntlet train --config cfg` and reads its log until it says where its endpoint
 /// listens. Returns the child, its log so far and from now on, and the endpoint's address.
 fn start_train(cfg: &Path) -> (std::process::Child, Vec<String>, mpsc::Receiver<String>, String) {
@@ -141,13 +153,7 @@ fn a_rollout_worker_in_another_process_feeds_a_training_run_and_stops_when_it_en
     assert!(said.contains("episodes reported") && said.contains("went away"), "{said}");
 
     let run = dir.path().join("run");
-    let metrics = std::fs::read_to_string(run.join("metrics.jsonl")).unwrap();
-    let rl: Vec<serde_json::Value> = metrics
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .filter(|l| l["phase"] == "rl")
-        .collect();
-    assert_eq!(rl.len(), 2, "two RL steps:\n{metrics}");
+    let rl = two_rl_steps(&run);
     for l in &rl {
         assert_eq!(l["rows"], 4, "prompts_per_step x group_size episodes per step: {l}");
         assert!(l["logprob_gap"].as_f64().unwrap().abs() < 1e-4, "the sampled log-probs: {l}");
@@ -272,13 +278,7 @@ fn a_rollout_worker_killed_mid_episode_loses_only_the_episodes_it_had_in_flight(
     assert_eq!(before_last, 2 * last, "wa's batches before the kill are whole: {ids:?}");
     assert!(from_wa.iter().all(|id| !abandoned.contains(&id.as_str())), "{ids:?}");
     assert!(ids.iter().all(|id| id.starts_with("wa-") || id.starts_with("wb-")), "{ids:?}");
-    let metrics = std::fs::read_to_string(run.join("metrics.jsonl")).unwrap();
-    let rl: Vec<serde_json::Value> = metrics
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .filter(|l| l["phase"] == "rl")
-        .collect();
-    assert_eq!(rl.len(), 2, "two RL steps:\n{metrics}");
+    let rl = two_rl_steps(&run);
     for l in &rl {
         assert!(l["logprob_gap"].as_f64().unwrap().abs() < 1e-4, "the sampled log-probs: {l}");
     }

@@ -1007,24 +1007,21 @@ mod tests {
 
 #[cfg(test)]
 mod measure {
-    use super::{EscapeRoom, Outcome, Step, World};
-    use gauntlet_core::Rng;
+    use super::super::rates;
 
     /// The `gauntlet bench --envs` row (same function, same defaults): `cargo test --release -p
     /// gauntlet-envs --lib escape_room_speed -- --ignored --nocapture`.
     #[test]
     #[ignore]
     fn escape_room_speed() {
-        let opts = crate::bench::EnvBenchOptions::default();
-        let rows = crate::bench::bench_envs(&opts, |n| n == "escape_room");
-        print!("{}", crate::bench::markdown(&rows));
+        rates::print_speed("escape_room");
     }
 
     /// `cargo test -p gauntlet-envs --lib escape_room_rates -- --ignored --nocapture`
     #[test]
     #[ignore]
     fn escape_room_rates() {
-        super::super::rates::assert_rates("escape_room", [1.0; 5]);
+        rates::assert_rates("escape_room", [1.0; 5]);
     }
 
     /// The oracle's episode lengths per level (seeds 0–199) and one level-3 episode:
@@ -1032,30 +1029,6 @@ mod measure {
     #[test]
     #[ignore]
     fn escape_room_lengths() {
-        for level in 1..=5 {
-            let lens: Vec<usize> = (0..200)
-                .map(|seed| {
-                    let mut w =
-                        EscapeRoom::generate(&mut Rng::for_instance("escape_room", seed, level), level);
-                    let mut n = 1;
-                    while let Step::Done(Outcome::Continue, _) = w.step(&w.plan()) {
-                        n += 1;
-                    }
-                    n
-                })
-                .collect();
-            let mean = lens.iter().sum::<usize>() as f64 / lens.len() as f64;
-            println!("level {level}: oracle turns mean {mean:.1}, max {}", lens.iter().max().unwrap());
-        }
-        let mut w = EscapeRoom::generate(&mut Rng::new(3), 3);
-        println!("{}\n{}", w.intro(), w.render());
-        loop {
-            let a = w.plan();
-            let s = w.step(&a);
-            println!("> {a}\n{s:?}\n{}", w.render());
-            if !matches!(s, Step::Done(Outcome::Continue, _)) {
-                break;
-            }
-        }
+        rates::print_lengths("escape_room", 3);
     }
 }

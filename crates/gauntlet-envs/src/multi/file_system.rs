@@ -995,55 +995,28 @@ mod tests {
 
 #[cfg(test)]
 mod measure {
+    use super::super::rates;
+
     /// The `gauntlet bench --envs` row (same function, same defaults): `cargo test --release -p
     /// gauntlet-envs --lib file_system_speed -- --ignored --nocapture`.
     #[test]
     #[ignore]
     fn file_system_speed() {
-        let opts = crate::bench::EnvBenchOptions::default();
-        let rows = crate::bench::bench_envs(&opts, |n| n == "file_system");
-        print!("{}", crate::bench::markdown(&rows));
+        rates::print_speed("file_system");
     }
 
     /// `cargo test -p gauntlet-envs --lib file_system_rates -- --ignored --nocapture`
     #[test]
     #[ignore]
     fn file_system_rates() {
-        super::super::rates::assert_rates("file_system", [1.0; 5]);
+        rates::assert_rates("file_system", [1.0; 5]);
     }
 
-    /// The oracle's episode lengths per level (mean and longest over seeds 0–199) and one
-    /// level-2 episode: `cargo test -p gauntlet-envs --lib file_system_lengths -- --ignored --nocapture`.
+    /// The oracle's episode lengths per level (seeds 0–199) and one level-2 episode:
+    /// `cargo test -p gauntlet-envs --lib file_system_lengths -- --ignored --nocapture`.
     #[test]
     #[ignore]
     fn file_system_lengths() {
-        use super::{FileSystem, Step, World};
-        use gauntlet_core::Rng;
-        for level in 1..=5 {
-            let lens: Vec<usize> = (0..200)
-                .map(|seed| {
-                    let mut w =
-                        FileSystem::generate(&mut Rng::for_instance("file_system", seed, level), level);
-                    let mut n = 0;
-                    while let Step::Done(super::Outcome::Continue, _) = w.step(&w.plan()) {
-                        n += 1;
-                    }
-                    n + 1
-                })
-                .collect();
-            let mean = lens.iter().sum::<usize>() as f64 / lens.len() as f64;
-            println!("level {level}: oracle turns mean {mean:.1}, max {}", lens.iter().max().unwrap());
-        }
-        let mut w = FileSystem::generate(&mut Rng::new(3), 2);
-        println!("{}\n{}", w.intro(), w.render());
-        loop {
-            let a = w.plan();
-            let s = w.step(&a);
-            println!("> {a}\n{}", w.render());
-            if !matches!(s, Step::Done(super::Outcome::Continue, _)) {
-                println!("{s:?}");
-                break;
-            }
-        }
+        rates::print_lengths("file_system", 2);
     }
 }

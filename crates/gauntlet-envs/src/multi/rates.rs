@@ -87,3 +87,37 @@ pub(crate) fn assert_same_seed_same_transcript(name: &str, level: u8, oracle_sha
         mixed_transcript(name, 2, level, oracle_share)
     );
 }
+
+/// Prints the `gauntlet bench --envs` row of `name` (same function, same defaults).
+pub(crate) fn print_speed(name: &str) {
+    let opts = crate::bench::EnvBenchOptions::default();
+    let rows = crate::bench::bench_envs(&opts, |n| n == name);
+    print!("{}", crate::bench::markdown(&rows));
+}
+
+/// Prints the oracle's episode lengths (turns) per level over seeds 0–199, then one whole oracle
+/// episode of `name` at `show_level` (seed 3): each observation, action and feedback.
+pub(crate) fn print_lengths(name: &str, show_level: u8) {
+    let mut env = crate::make(name).expect("registered");
+    let mut episode = |seed: u64, level: u8, show: bool| {
+        env.reset(seed, Difficulty::new(level).expect("1..=5")).expect("reset");
+        let mut rng = Rng::new(seed);
+        let mut turns = 0;
+        while let Some(agent) = env.to_act() {
+            let a = env.oracle_action(&mut rng);
+            let obs = env.observe(agent).text;
+            let fb = env.act(agent, &format!("<answer>{a}</answer>"));
+            if show {
+                println!("{obs}\n> {a}\n{}", fb.message);
+            }
+            turns += 1;
+        }
+        turns
+    };
+    for level in 1..=5 {
+        let lens: Vec<usize> = (0..200).map(|seed| episode(seed, level, false)).collect();
+        let mean = lens.iter().sum::<usize>() as f64 / lens.len() as f64;
+        println!("level {level}: oracle turns mean {mean:.1}, max {}", lens.iter().max().unwrap());
+    }
+    episode(3, show_level, true);
+}

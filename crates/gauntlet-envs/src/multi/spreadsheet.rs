@@ -873,24 +873,21 @@ mod tests {
 
 #[cfg(test)]
 mod measure {
-    use super::{Outcome, Spreadsheet, Step, World};
-    use gauntlet_core::Rng;
+    use super::super::rates;
 
     /// The `gauntlet bench --envs` row (same function, same defaults): `cargo test --release -p
     /// gauntlet-envs --lib spreadsheet_speed -- --ignored --nocapture`.
     #[test]
     #[ignore]
     fn spreadsheet_speed() {
-        let opts = crate::bench::EnvBenchOptions::default();
-        let rows = crate::bench::bench_envs(&opts, |n| n == "spreadsheet");
-        print!("{}", crate::bench::markdown(&rows));
+        rates::print_speed("spreadsheet");
     }
 
     /// `cargo test -p gauntlet-envs --lib spreadsheet_rates -- --ignored --nocapture`
     #[test]
     #[ignore]
     fn spreadsheet_rates() {
-        super::super::rates::assert_rates("spreadsheet", [1.0; 5]);
+        rates::assert_rates("spreadsheet", [1.0; 5]);
     }
 
     /// The oracle's episode lengths per level (seeds 0–199) and one level-4 episode:
@@ -898,30 +895,6 @@ mod measure {
     #[test]
     #[ignore]
     fn spreadsheet_lengths() {
-        for level in 1..=5 {
-            let lens: Vec<usize> = (0..200)
-                .map(|seed| {
-                    let mut w =
-                        Spreadsheet::generate(&mut Rng::for_instance("spreadsheet", seed, level), level);
-                    let mut n = 1;
-                    while let Step::Done(Outcome::Continue, _) = w.step(&w.plan()) {
-                        n += 1;
-                    }
-                    n
-                })
-                .collect();
-            let mean = lens.iter().sum::<usize>() as f64 / lens.len() as f64;
-            println!("level {level}: oracle turns mean {mean:.1}, max {}", lens.iter().max().unwrap());
-        }
-        let mut w = Spreadsheet::generate(&mut Rng::new(3), 4);
-        println!("{}\n{}", w.intro(), w.render());
-        loop {
-            let a = w.plan();
-            let s = w.step(&a);
-            println!("> {a}\n{s:?}\n{}", w.render());
-            if !matches!(s, Step::Done(Outcome::Continue, _)) {
-                break;
-            }
-        }
+        rates::print_lengths("spreadsheet", 4);
     }
 }

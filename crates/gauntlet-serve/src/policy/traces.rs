@@ -13,7 +13,10 @@
 //! {"rewards": [0.0, 0.0, 1.0]}                     or one reward per call, in call order
 //!  + optional "success": bool (default: return > 0), "task": str (default "external"),
 //!    "seed": int and "level": 1..=5 (episodes with the same task, seed and level form a
-//!    group for group-relative advantages)
+//!    group for group-relative advantages), and per call (one entry each, in call order)
+//!    "format_errors": [bool] and "invalid": [bool] (the environment refused the answer's format
+//!    or its move: `rl.format_reward` and `rl.invalid_penalty` then apply) and "anchors": [str]
+//!    (the state the call acted in, for GiGPO's step-level groups)
 //! ```
 //!
 //! and the finished episode becomes a [`TraceRecord`]: a [`gauntlet_episode::Episode`] (one
@@ -93,6 +96,14 @@ pub struct RewardReport {
     pub seed: u64,
     /// Level 1..=5 (default 1).
     pub level: u8,
+    /// Per call, whether the environment refused the answer's format (empty: none did). With
+    /// `invalid`, this lets `rl.format_reward` and `rl.invalid_penalty` apply to agents' episodes.
+    pub format_errors: Vec<bool>,
+    /// Per call, whether the environment refused the move (empty: none did).
+    pub invalid: Vec<bool>,
+    /// Per call, the environment's state before it as a string, for GiGPO's step-level groups
+    /// (calls of one group's episodes from the same state compare with each other; empty: none).
+    pub anchors: Vec<String>,
 }
 
 /// The reward of an episode.
@@ -108,7 +119,17 @@ impl RewardReport {
     /// Reads a reward body, naming the field at fault.
     pub fn decode(v: &Value) -> ApiResult<Self> {
         let o = Obj::new(v, "")?;
-        o.only(&["reward", "rewards", "success", "task", "seed", "level"])?;
+        o.only(&[
+            "reward",
+            "rewards",
+            "success",
+            "task",
+            "seed",
+            "level",
+            "format_errors",
+            "invalid",
+            "anchors",
+        ])?;
         let rewards = match (o.get("reward"), o.get("rewards")) {
             (Some(_), Some(_)) => {
                 return Err(ApiError::bad_request(
@@ -153,7 +174,54 @@ impl RewardReport {
             task: o.str_opt("task")?.unwrap_or("external").to_string(),
             seed: o.u64_opt("seed")?.unwrap_or(0),
             level: level as u8,
+            format_errors: list(o.get("format_errors"), "format_errors", "true or false", Value::as_bool)?,
+            invalid: list(o.get("invalid"), "invalid", "true or false", Value::as_bool)?,
+            anchors: list(o.get("anchors"), "anchors", "strings", |v| v.as_str().map(str::to_string))?,
         })
+    }
+
+    /// Checks that every per-call list has one entry per call of an episode of `calls` calls.
+    fn check_lengths(&self, id: &str, calls: usize) -> ApiResult<()> {
+        // The optional lists may be empty (not given); `rewards`, when given, may not.
+        let per_call = [
+            (
+                "rewards",
+                "rewards_length",
+                if let Rewards::PerCall(rs) = &self.rewards { rs.len() } else { calls },
+            ),
+            ("format_errors", "format_errors_length", self.format_errors.len()),
+            ("invalid", "invalid_length", self.invalid.len()),
+            ("anchors", "anchors_length", self.anchors.len()),
+        ];
+        for (field, code, len) in per_call {
+            let optional_and_absent = field != "rewards" && len == 0;
+            if len != calls && !optional_and_absent {
+                return Err(ApiError::bad_request(
+                    code,
+                    format!("`{field}` has {len} entries; episode `{id}` has {calls} calls (one per call)"),
+                )
+                .with_param(field));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// An optional list field of a reward body (absent: empty), each item read by `item`.
+fn list<T>(
+    v: Option<&Value>,
+    field: &str,
+    what: &str,
+    item: impl Fn(&Value) -> Option<T>,
+) -> ApiResult<Vec<T>> {
+    let wrong = || {
+        ApiError::bad_request("wrong_type", format!("`{field}` must be a list of {what}, one per call"))
+            .with_param(field.to_string())
+    };
+    match v {
+        None | Some(Value::Null) => Ok(vec![]),
+        Some(Value::Array(items)) => items.iter().map(|x| item(x).ok_or_else(wrong)).collect(),
+        Some(_) => Err(wrong()),
     }
 }
 
@@ -299,19 +367,7 @@ impl TraceStore {
                 format!("no call was tagged `{EPISODE_HEADER}: {id}`; tag the episode's chat completions with that header first"),
             ));
         };
-        if let Rewards::PerCall(rs) = &report.rewards {
-            if rs.len() != open.calls.len() {
-                return Err(ApiError::bad_request(
-                    "rewards_length",
-                    format!(
-                        "`rewards` has {} entries; episode `{id}` has {} calls (one reward per call)",
-                        rs.len(),
-                        open.calls.len()
-                    ),
-                )
-                .with_param("rewards"));
-            }
-        }
+        report.check_lengths(id, open.calls.len())?;
         let open = inner.open.remove(id).expect("checked above");
         let record = build_record(id, open.calls, &report);
         if let Some(path) = &self.file {
@@ -391,10 +447,12 @@ pub fn build_record(id: &str, calls: Vec<Call>, report: &RewardReport) -> TraceR
         conversation.push(ChatMessage::new("assistant", c.text.clone()));
     }
     let temperatures = calls.iter().map(|c| c.temperature).collect();
+    let flag = |flags: &[bool], i: usize| flags.get(i).copied().unwrap_or(false);
     let turns = calls
         .into_iter()
         .zip(rewards)
-        .map(|(c, reward)| Turn {
+        .enumerate()
+        .map(|(i, (c, reward))| Turn {
             seat: 0,
             policy: 0,
             policy_version: c.policy_version,
@@ -405,15 +463,15 @@ pub fn build_record(id: &str, calls: Vec<Call>, report: &RewardReport) -> TraceR
                 .find(|m| m.role == "user")
                 .map(|m| m.content.clone())
                 .unwrap_or_default(),
-            anchor: String::new(),
+            anchor: report.anchors.get(i).cloned().unwrap_or_default(),
             prompt_ids: c.prompt_ids,
             response_ids: c.response_ids,
             logprobs: c.logprobs,
             response: c.text,
             finish: c.finish,
             reward,
-            format_error: false,
-            invalid: false,
+            format_error: flag(&report.format_errors, i),
+            invalid: flag(&report.invalid, i),
             message: String::new(),
         })
         .collect();
@@ -478,7 +536,16 @@ mod tests {
     }
 
     fn report(rewards: Rewards) -> RewardReport {
-        RewardReport { rewards, success: None, task: "t".into(), seed: 1, level: 2 }
+        RewardReport {
+            rewards,
+            success: None,
+            task: "t".into(),
+            seed: 1,
+            level: 2,
+            format_errors: vec![],
+            invalid: vec![],
+            anchors: vec![],
+        }
     }
 
     /// Calls that extend each other train as one sequence with a span per call; calls that do
@@ -497,6 +564,29 @@ mod tests {
         assert_eq!(r.episode.sequences(0, Granularity::Trajectory).len(), 2);
     }
 
+    /// Per-call flags and anchors land on their turns; a list of another length than the
+    /// episode's calls is refused with its field's code and the episode stays open.
+    #[test]
+    fn per_call_flags_and_anchors_reach_the_turns() {
+        let store = TraceStore::new(None, Duration::from_secs(60));
+        for _ in 0..2 {
+            store.record("e", call(vec![1], vec![2]));
+        }
+        let mut r = report(Rewards::Return(1.0));
+        r.invalid = vec![true];
+        let err = store.reward("e", r.clone()).unwrap_err();
+        assert!(format!("{err:?}").contains("invalid_length"), "{err:?}");
+        (r.invalid, r.format_errors, r.anchors) =
+            (vec![false, true], vec![true, false], vec!["a".into(), "b".into()]);
+        let rec = store.reward("e", r).unwrap();
+        let turns = &rec.episode.turns;
+        assert_eq!(
+            turns.iter().map(|t| (t.format_error, t.invalid)).collect::<Vec<_>>(),
+            [(true, false), (false, true)]
+        );
+        assert_eq!(turns.iter().map(|t| t.anchor.as_str()).collect::<Vec<_>>(), ["a", "b"]);
+    }
+
     /// Reward bodies: every field checked by name; random JSON never panics.
     #[test]
     fn reward_bodies_are_checked_field_by_field() {
@@ -508,10 +598,18 @@ mod tests {
             (ok.rewards, ok.task.as_str(), ok.seed, ok.level),
             (Rewards::PerCall(vec![0.0, 1.5]), "x", 3, 4)
         );
+        let flags = RewardReport::decode(&serde_json::json!({"reward": 1, "format_errors": [true, false],
+            "invalid": [false, true], "anchors": ["s0", "s1"]}))
+        .unwrap();
+        assert_eq!((flags.format_errors, flags.invalid), (vec![true, false], vec![false, true]));
+        assert_eq!(flags.anchors, ["s0", "s1"]);
         for bad in [
             serde_json::json!([]),
             serde_json::json!({"rewards": [1, "a"]}),
             serde_json::json!({"seed": -1, "reward": 1}),
+            serde_json::json!({"reward": 1, "invalid": [1]}),
+            serde_json::json!({"reward": 1, "format_errors": true}),
+            serde_json::json!({"reward": 1, "anchors": [null]}),
         ] {
             assert!(RewardReport::decode(&bad).is_err(), "{bad}");
         }

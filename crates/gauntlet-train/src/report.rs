@@ -114,7 +114,7 @@ pub fn summary_markdown(cfg: &TrainConfig, state: &TrainerState) -> String {
         s += &format!("\nMean {gain} over the tasks: **{:+.1} points**.\n", mean(&gains));
     } else if !held_out_gains.is_empty() {
         if !gains.is_empty() {
-            s += &format!("\nMean {gain} over the trained tasks: **{:+.1} points**.", mean(&gains));
+            s += &format!("\nMean {gain} over the trained tasks: **{:+.1} points**.\n", mean(&gains));
         }
         s += &format!(
             "\nMean {gain} over the held-out tasks (weight 0: never trained on, evaluated only): \
